@@ -1,0 +1,347 @@
+#include "go/board.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+
+#include "go/zobrist.h"
+
+namespace hane {
+
+std::string_view legality_name(Legality l) {
+  switch (l) {
+    case Legality::kLegal: return "legal";
+    case Legality::kOffBoard: return "off board";
+    case Legality::kOccupied: return "occupied";
+    case Legality::kKo: return "ko";
+    case Legality::kSuicide: return "suicide";
+    case Legality::kSuperko: return "superko";
+  }
+  return "?";
+}
+
+Board::Board(int size, bool allow_suicide) : geometry_(size), allow_suicide_(allow_suicide) {
+  assert(size >= Geometry::kMinSize && size <= Geometry::kMaxSize);
+  const int n = geometry_.num_vertices();
+  libs_.words = (n + 63) / 64;
+  std::fill_n(color_.begin(), n, Color::kWall);
+  std::fill_n(head_.begin(), n, int16_t{0});
+  std::fill_n(next_.begin(), n, int16_t{0});
+  std::fill_n(chain_size_.begin(), n, int16_t{0});
+  std::fill_n(lib_count_.begin(), n, int16_t{0});
+  std::fill_n(empty_pos_.begin(), n, int16_t{-1});
+  std::fill_n(libs_.bits.begin(), n * libs_.words, uint64_t{0});
+  for (int y = 0; y < size; ++y) {
+    for (int x = 0; x < size; ++x) {
+      const int v = geometry_.at(x, y).index();
+      color_[v] = Color::kEmpty;
+      add_empty(v);
+    }
+  }
+}
+
+Board& Board::operator=(const Board& o) {
+  if (this == &o) return *this;
+  geometry_ = o.geometry_;
+  allow_suicide_ = o.allow_suicide_;
+  num_empty_ = o.num_empty_;
+  ko_point_ = o.ko_point_;
+  ko_color_ = o.ko_color_;
+  hash_ = o.hash_;
+  prisoners_ = o.prisoners_;
+  num_removed_ = o.num_removed_;
+  const int n = geometry_.num_vertices();
+  std::copy_n(o.color_.begin(), n, color_.begin());
+  std::copy_n(o.head_.begin(), n, head_.begin());
+  std::copy_n(o.next_.begin(), n, next_.begin());
+  std::copy_n(o.chain_size_.begin(), n, chain_size_.begin());
+  std::copy_n(o.lib_count_.begin(), n, lib_count_.begin());
+  std::copy_n(o.empty_pos_.begin(), n, empty_pos_.begin());
+  std::copy_n(o.empties_.begin(), num_empty_, empties_.begin());
+  std::copy_n(o.removed_.begin(), num_removed_, removed_.begin());
+  libs_.words = o.libs_.words;
+  std::copy_n(o.libs_.bits.begin(), n * libs_.words, libs_.bits.begin());
+  return *this;
+}
+
+void Board::add_empty(int v) {
+  empty_pos_[v] = static_cast<int16_t>(num_empty_);
+  empties_[num_empty_++] = static_cast<int16_t>(v);
+}
+
+void Board::remove_empty(int v) {
+  const int pos = empty_pos_[v];
+  const int last = empties_[--num_empty_];
+  empties_[pos] = static_cast<int16_t>(last);
+  empty_pos_[last] = static_cast<int16_t>(pos);
+  empty_pos_[v] = -1;
+}
+
+Vertex Board::first_liberty(Vertex v) const {
+  const uint64_t* w = libs_.of(head_[v.index()]);
+  for (int i = 0; i < libs_.words; ++i) {
+    if (w[i]) return Vertex(i * 64 + std::countr_zero(w[i]));
+  }
+  return Vertex::none();
+}
+
+int Board::liberties_of(Vertex v, std::span<Vertex> out) const {
+  const uint64_t* w = libs_.of(head_[v.index()]);
+  size_t found = 0;
+  for (int i = 0; i < libs_.words && found < out.size(); ++i) {
+    for (uint64_t bits = w[i]; bits && found < out.size(); bits &= bits - 1) {
+      out[found++] = Vertex(i * 64 + std::countr_zero(bits));
+    }
+  }
+  return static_cast<int>(found);
+}
+
+Legality Board::legal(Vertex vertex, Color c) const {
+  if (!vertex.is_point()) return vertex.is_pass() ? Legality::kLegal : Legality::kOffBoard;
+  const int v = vertex.index();
+  if (v >= geometry_.num_vertices() || color_[v] == Color::kWall) return Legality::kOffBoard;
+  if (color_[v] != Color::kEmpty) return Legality::kOccupied;
+  if (v == ko_point_ && c == ko_color_) return Legality::kKo;
+  if (allow_suicide_) return Legality::kLegal;
+  const int s = stride();
+  const int nbr[4] = {v - s, v - 1, v + 1, v + s};
+  for (int n : nbr) {
+    const Color nc = color_[n];
+    if (nc == Color::kEmpty) return Legality::kLegal;
+    if (nc == Color::kWall) continue;
+    const int libs = lib_count_[head_[n]];
+    if (nc == c ? libs > 1 : libs == 1) return Legality::kLegal;
+  }
+  return Legality::kSuicide;
+}
+
+Legality Board::play(Vertex v, Color c) {
+  const Legality l = legal(v, c);
+  if (l != Legality::kLegal) return l;
+  if (v.is_pass()) {
+    ko_point_ = Vertex::none().index();
+    ko_color_ = Color::kEmpty;
+    num_removed_ = 0;
+  } else {
+    play_legal(v, c);
+  }
+  return l;
+}
+
+void Board::place_stone(int v, Color c) {
+  color_[v] = c;
+  hash_ ^= zobrist::stone(v, c);
+  remove_empty(v);
+  head_[v] = static_cast<int16_t>(v);
+  next_[v] = static_cast<int16_t>(v);
+  chain_size_[v] = 1;
+  std::fill_n(libs_.of(v), libs_.words, uint64_t{0});
+  const int s = stride();
+  int libs = 0;
+  for (int n : {v - s, v - 1, v + 1, v + s}) {
+    if (color_[n] == Color::kEmpty) {
+      libs_.set(v, n);
+      ++libs;
+    }
+  }
+  lib_count_[v] = static_cast<int16_t>(libs);
+}
+
+void Board::merge_chains(int a, int b) {
+  if (chain_size_[a] < chain_size_[b]) std::swap(a, b);
+  int s = b;
+  do {
+    head_[s] = static_cast<int16_t>(a);
+    s = next_[s];
+  } while (s != b);
+  std::swap(next_[a], next_[b]);
+  chain_size_[a] = static_cast<int16_t>(chain_size_[a] + chain_size_[b]);
+  uint64_t* wa = libs_.of(a);
+  const uint64_t* wb = libs_.of(b);
+  int libs = 0;
+  for (int i = 0; i < libs_.words; ++i) {
+    wa[i] |= wb[i];
+    libs += std::popcount(wa[i]);
+  }
+  lib_count_[a] = static_cast<int16_t>(libs);
+}
+
+int Board::remove_chain(int head) {
+  const Color c = color_[head];
+  const Color opp = opponent(c);
+  const int st = stride();
+  int removed = 0;
+  int s = head;
+  do {
+    const int next = next_[s];
+    color_[s] = Color::kEmpty;
+    hash_ ^= zobrist::stone(s, c);
+    add_empty(s);
+    removed_[num_removed_++] = static_cast<int16_t>(s);
+    ++removed;
+    for (int n : {s - st, s - 1, s + 1, s + st}) {
+      if (color_[n] == opp) {
+        const int h = head_[n];
+        if (libs_.set(h, s)) ++lib_count_[h];
+      }
+    }
+    s = next;
+  } while (s != head);
+  return removed;
+}
+
+void Board::play_legal(Vertex vertex, Color c) {
+  const int v = vertex.index();
+  const Color opp = opponent(c);
+  const int s = stride();
+  const int nbr[4] = {v - s, v - 1, v + 1, v + s};
+  num_removed_ = 0;
+  place_stone(v, c);
+  for (int n : nbr) {
+    if (is_player(color_[n])) {
+      const int h = head_[n];
+      if (libs_.clear(h, v)) --lib_count_[h];
+    }
+  }
+  for (int n : nbr) {
+    if (color_[n] == c && head_[n] != head_[v]) merge_chains(head_[n], head_[v]);
+  }
+  int captured = 0;
+  for (int n : nbr) {
+    if (color_[n] == opp && lib_count_[head_[n]] == 0) captured += remove_chain(head_[n]);
+  }
+  prisoners_[static_cast<int>(c)] += captured;
+  ko_point_ = Vertex::none().index();
+  ko_color_ = Color::kEmpty;
+  const int h = head_[v];
+  if (captured == 1 && chain_size_[h] == 1 && lib_count_[h] == 1) {
+    ko_point_ = removed_[0];
+    ko_color_ = opp;
+  } else if (lib_count_[h] == 0) {
+    // Suicide (only reached when allowed): the chain is removed and counts for the opponent.
+    prisoners_[static_cast<int>(opp)] += remove_chain(h);
+  }
+}
+
+uint64_t Board::hash_after(Vertex vertex, Color c) const {
+  if (!vertex.is_point()) return hash_;
+  const int v = vertex.index();
+  const int s = stride();
+  const Color opp = opponent(c);
+  uint64_t h = hash_ ^ zobrist::stone(v, c);
+  int seen[4];
+  int num_seen = 0;
+  bool alive = false;
+  auto xor_chain = [&](int head) {
+    for (int i = 0; i < num_seen; ++i) {
+      if (seen[i] == head) return;
+    }
+    seen[num_seen++] = head;
+    const Color cc = color_[head];
+    int t = head;
+    do {
+      h ^= zobrist::stone(t, cc);
+      t = next_[t];
+    } while (t != head);
+  };
+  for (int n : {v - s, v - 1, v + 1, v + s}) {
+    const Color nc = color_[n];
+    if (nc == Color::kEmpty) alive = true;
+    if (nc == c && lib_count_[head_[n]] > 1) alive = true;
+    if (nc == opp && lib_count_[head_[n]] == 1) {
+      xor_chain(head_[n]);
+      alive = true;
+    }
+  }
+  if (!alive) {  // suicide: the stone and its own neighbouring chains leave the board
+    h ^= zobrist::stone(v, c);
+    for (int n : {v - s, v - 1, v + 1, v + s}) {
+      if (color_[n] == c) xor_chain(head_[n]);
+    }
+  }
+  return h;
+}
+
+void Board::set_stone(Vertex vertex, Color c) {
+  const int v = vertex.index();
+  assert(geometry_.on_board(vertex));
+  const Color old = color_[v];
+  if (old == c) return;
+  if (is_player(old)) {
+    hash_ ^= zobrist::stone(v, old);
+    add_empty(v);
+  }
+  if (is_player(c)) {
+    hash_ ^= zobrist::stone(v, c);
+    remove_empty(v);
+  }
+  color_[v] = c;
+  ko_point_ = Vertex::none().index();
+  ko_color_ = Color::kEmpty;
+  rebuild_chains();
+}
+
+void Board::rebuild_chains() {
+  const int n = geometry_.num_vertices();
+  const int s = stride();
+  std::fill_n(libs_.bits.begin(), n * libs_.words, uint64_t{0});
+  for (int v = 0; v < n; ++v) {
+    if (is_player(color_[v])) {
+      head_[v] = next_[v] = static_cast<int16_t>(v);
+      chain_size_[v] = 1;
+      lib_count_[v] = 0;
+    }
+  }
+  for (int v = 0; v < n; ++v) {
+    if (!is_player(color_[v])) continue;
+    for (int w : {v + 1, v + s}) {
+      if (color_[w] == color_[v] && head_[w] != head_[v]) merge_chains(head_[v], head_[w]);
+    }
+  }
+  for (int v = 0; v < n; ++v) {
+    if (color_[v] != Color::kEmpty) continue;
+    for (int w : {v - s, v - 1, v + 1, v + s}) {
+      if (is_player(color_[w]) && libs_.set(head_[w], v)) ++lib_count_[head_[w]];
+    }
+  }
+}
+
+bool Board::is_eye(Vertex vertex, Color c) const {
+  const int v = vertex.index();
+  const int s = stride();
+  for (int n : {v - s, v - 1, v + 1, v + s}) {
+    if (color_[n] != c && color_[n] != Color::kWall) return false;
+  }
+  const Color opp = opponent(c);
+  int opponent_diagonals = 0;
+  bool edge = false;
+  for (int d : {v - s - 1, v - s + 1, v + s - 1, v + s + 1}) {
+    if (color_[d] == opp) ++opponent_diagonals;
+    if (color_[d] == Color::kWall) edge = true;
+  }
+  return opponent_diagonals + (edge ? 1 : 0) < 2;
+}
+
+std::string Board::to_string() const {
+  static constexpr std::string_view kColumns = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+  std::string out = "   ";
+  for (int x = 0; x < size(); ++x) {
+    out += ' ';
+    out += kColumns[x];
+  }
+  out += '\n';
+  for (int y = 0; y < size(); ++y) {
+    const int row = size() - y;
+    if (row < 10) out += ' ';
+    out += std::to_string(row) + ' ';
+    for (int x = 0; x < size(); ++x) {
+      const Color c = color(at(x, y));
+      out += ' ';
+      out += c == Color::kBlack ? 'X' : c == Color::kWhite ? 'O' : '.';
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace hane

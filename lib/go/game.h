@@ -1,0 +1,79 @@
+// The game layer above the fast board: side to move, move history, setup stones, superko,
+// undo. Used by record replay, GTP and search roots; playouts use Board directly.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "go/board.h"
+
+namespace hane {
+
+/// Which repetitions are forbidden beyond simple ko.
+enum class Superko : uint8_t {
+  kNone,         // simple ko only (Japanese-style records)
+  kPositional,   // no board position may repeat (Tromp-Taylor, Chinese rules)
+  kSituational,  // no position may repeat with the same player to move (New Zealand, AGA)
+};
+
+struct Rules {
+  bool allow_suicide = false;
+  Superko superko = Superko::kPositional;
+  double komi = 7.5;  // points given to White; a multiple of 0.5
+};
+
+struct Move {
+  Color color = Color::kEmpty;
+  Vertex vertex = Vertex::none();
+  auto operator<=>(const Move&) const = default;
+};
+
+class Game {
+ public:
+  explicit Game(int size = 19, Rules rules = {});
+
+  const Board& board() const { return board_; }
+  const Rules& rules() const { return rules_; }
+  int size() const { return board_.size(); }
+  Color to_move() const { return to_move_; }
+  void set_to_move(Color c) { to_move_ = c; }
+
+  /// Board legality plus the superko rule.
+  Legality legal(Vertex v, Color c) const;
+  /// Plays `v` for `c` if legal (then the opponent is to move); otherwise returns the reason
+  /// and changes nothing.
+  Legality play(Vertex v, Color c);
+  Legality play(Vertex v) { return play(v, to_move_); }
+
+  /// Places (black/white) or removes (empty) a stone as SGF setup does (AB/AW/AE): no
+  /// captures. Recorded in the history, so undo() takes it back.
+  void set_stone(Vertex v, Color c);
+
+  /// Takes back the last move or setup; false if there is nothing to take back.
+  bool undo();
+
+  /// Moves played so far (passes included, setup excluded), in order.
+  const std::vector<Move>& moves() const { return moves_; }
+  /// Passes at the end of the move list.
+  int consecutive_passes() const;
+
+ private:
+  struct Event {
+    Move move;
+    bool setup = false;
+    Color to_move_before = Color::kBlack;
+  };
+  uint64_t situation(uint64_t position_hash, Color to_move) const;
+  void record_position();
+
+  Board board_;
+  Rules rules_;
+  Color to_move_ = Color::kBlack;
+  std::vector<Move> moves_;
+  std::vector<Event> events_;
+  std::vector<uint64_t> history_;                 // superko key after each event
+  absl::flat_hash_map<uint64_t, int> seen_;        // superko key -> occurrences
+};
+
+}  // namespace hane

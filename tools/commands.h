@@ -1,0 +1,10 @@
+// Each `hane` subcommand lives in its own file and adds itself to the app here.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace hane::tools {
+
+void add_bench_command(CLI::App& app);
+
+}  // namespace hane::tools
