@@ -1,0 +1,242 @@
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "go/game.h"
+#include "go/playout.h"
+#include "go/score.h"
+#include "go_fixtures.h"
+
+namespace hane {
+namespace {
+
+using testing::ascii;
+using testing::board_from_ascii;
+using testing::game_from_ascii;
+using testing::gtp;
+
+// Three kos: K1 (Black takes at C7, White retakes at B7) and K2 (H7 / G7) wait for Black;
+// K3 (White takes at B3, Black retakes at C3) waits for White.
+constexpr std::string_view kTripleKo = R"(
+  . . . . . . . . .
+  . X O . . . X O .
+  X O . O . X O . O
+  . X O . . . X O .
+  . . . . . . . . .
+  . X O . . . . . .
+  X . X O . . . . .
+  . X O . . . . . .
+  . . . . . . . . .)";
+
+Legality play_all(Game& g, std::initializer_list<std::string_view> moves) {
+  for (std::string_view m : moves) {
+    const Legality l = g.play(gtp(g.board(), m));
+    if (l != Legality::kLegal) return l;
+  }
+  return Legality::kLegal;
+}
+
+TEST(Game, TripleKoCycleIsRefusedByPositionalSuperko) {
+  Game g = game_from_ascii(kTripleKo, {.superko = Superko::kPositional});
+  ASSERT_EQ(play_all(g, {"C7", "B3", "H7", "B7", "C3"}), Legality::kLegal);
+  const std::string before = ascii(g.board());
+  EXPECT_EQ(g.legal(gtp(g.board(), "G7"), Color::kWhite), Legality::kSuperko);
+  EXPECT_EQ(g.board().legal(gtp(g.board(), "G7"), Color::kWhite), Legality::kLegal);  // simple ko allows it
+  EXPECT_EQ(g.play(gtp(g.board(), "G7")), Legality::kSuperko);
+  EXPECT_EQ(ascii(g.board()), before);
+  EXPECT_EQ(g.to_move(), Color::kWhite);
+}
+
+TEST(Game, TripleKoCycleIsAllowedWithoutSuperko) {
+  Game g = game_from_ascii(kTripleKo, {.superko = Superko::kNone});
+  ASSERT_EQ(play_all(g, {"C7", "B3", "H7", "B7", "C3", "G7"}), Legality::kLegal);
+  EXPECT_EQ(ascii(g.board()), testing::drawn(kTripleKo));
+}
+
+TEST(Game, SituationalSuperkoLooksAtTheSideToMove) {
+  // After a pass the same board comes back with the other side to move.
+  for (Superko rule : {Superko::kPositional, Superko::kSituational}) {
+    Game g = game_from_ascii(kTripleKo, {.superko = rule});
+    ASSERT_EQ(play_all(g, {"C7", "B3", "H7", "B7", "C3", "pass", "C7"}), Legality::kLegal);
+    // G7 recreates the board seen after move 1, when White was to move; now Black would be.
+    EXPECT_EQ(g.legal(gtp(g.board(), "G7"), Color::kWhite),
+              rule == Superko::kPositional ? Legality::kSuperko : Legality::kLegal);
+  }
+}
+
+TEST(Game, UndoRestoresBoardHashAndSideToMove) {
+  Game g(9);
+  const Board empty = g.board();
+  ASSERT_EQ(play_all(g, {"E5", "D5", "pass"}), Legality::kLegal);
+  g.set_stone(gtp(g.board(), "A1"), Color::kWhite);
+  const uint64_t hash = g.board().hash();
+  ASSERT_EQ(g.play(gtp(g.board(), "B1")), Legality::kLegal);
+  EXPECT_EQ(g.consecutive_passes(), 0);
+  ASSERT_TRUE(g.undo());
+  EXPECT_EQ(g.board().hash(), hash);
+  EXPECT_EQ(g.to_move(), Color::kWhite);
+  ASSERT_TRUE(g.undo());  // the setup stone
+  EXPECT_EQ(g.board().color(gtp(g.board(), "A1")), Color::kEmpty);
+  EXPECT_EQ(g.consecutive_passes(), 1);
+  while (g.undo()) {}
+  EXPECT_EQ(g.board().hash(), empty.hash());
+  EXPECT_EQ(g.to_move(), Color::kBlack);
+  EXPECT_TRUE(g.moves().empty());
+  EXPECT_FALSE(g.undo());
+}
+
+TEST(Game, UndoBringsBackCapturedStonesAndKo) {
+  Game g = game_from_ascii(kTripleKo, {.superko = Superko::kNone});
+  ASSERT_EQ(g.play(gtp(g.board(), "C7")), Legality::kLegal);
+  ASSERT_EQ(g.play(gtp(g.board(), "B3")), Legality::kLegal);
+  ASSERT_TRUE(g.undo());
+  EXPECT_EQ(g.board().ko_point(), gtp(g.board(), "B7"));
+  EXPECT_EQ(g.legal(gtp(g.board(), "B7"), Color::kWhite), Legality::kKo);
+  ASSERT_TRUE(g.undo());
+  EXPECT_EQ(ascii(g.board()), testing::drawn(kTripleKo));
+}
+
+TEST(Score, AreaScoreCountsStonesAndSurroundedPoints) {
+  const Board b = board_from_ascii(R"(
+    . X O . .
+    X X O . .
+    . X O O O
+    X X O . .
+    . X O . O)");
+  const Score s = area_score(b);
+  EXPECT_EQ(s.black, 10);
+  EXPECT_EQ(s.white, 15);
+  EXPECT_DOUBLE_EQ(s.margin(0.5), -5.5);
+}
+
+TEST(Score, NeutralPointsCountForNobody) {
+  const Board b = board_from_ascii(R"(
+    X . O
+    X . O
+    X . O)");
+  const Score s = area_score(b);
+  EXPECT_EQ(s.black, 3);
+  EXPECT_EQ(s.white, 3);
+}
+
+TEST(Score, TerritoryWithDeadStones) {
+  const Board b = board_from_ascii(R"(
+    . . . X O
+    . O . X O
+    . . . X O
+    . . . X O
+    . . . X O)");
+  const Score area = area_score(b);
+  EXPECT_EQ(area.black, 5);
+  EXPECT_EQ(area.white, 6);
+  const Vertex dead[] = {gtp(b, "B4")};
+  const Score territory = territory_score(b, dead);
+  EXPECT_EQ(territory.black, 15 + 1);  // 15 points of territory, one prisoner
+  EXPECT_EQ(territory.white, 0);
+  EXPECT_EQ(territory_score(b, {}).black, 0);  // without the dead stone, the area is neutral
+}
+
+bool alive_at(const Board& b, std::string_view v) { return benson_alive(b)[gtp(b, v).index()]; }
+
+TEST(Benson, TwoOnePointEyesAreUnconditionallyAlive) {
+  const Board b = board_from_ascii(R"(
+    . X . X .
+    X X X X X
+    . . . . .
+    . . . . .
+    . . . . .)");
+  EXPECT_TRUE(alive_at(b, "B5"));
+  EXPECT_TRUE(alive_at(b, "E4"));
+}
+
+TEST(Benson, OneTwoPointEyeIsNotUnconditionallyAlive) {
+  const Board b = board_from_ascii(R"(
+    . . X . .
+    X X X . .
+    . . . . .
+    . . . . .
+    . . . . .)");
+  EXPECT_FALSE(alive_at(b, "C5"));
+}
+
+TEST(Benson, AnEyeHoldingAnOpponentStoneStillCounts) {
+  const Board b = board_from_ascii(R"(
+    . O X . X
+    X X X X X
+    . . . . .
+    . . . . .
+    . . . . .)");
+  EXPECT_TRUE(alive_at(b, "C5"));
+  EXPECT_FALSE(alive_at(b, "B5"));
+}
+
+TEST(Benson, TwoChainsCanLiveOnSharedEyes) {
+  // The right-hand chain's only vital regions, C5 and D4, are shared with the left chain.
+  const Board b = board_from_ascii(R"(
+    . X . X X
+    X X X . X
+    . . . X X
+    . . . . .
+    . . . . .)");
+  EXPECT_TRUE(alive_at(b, "B5"));
+  EXPECT_TRUE(alive_at(b, "E5"));
+}
+
+TEST(Playout, IsDeterministicForASeed) {
+  Board a(9), b(9);
+  Rng r1(42), r2(42);
+  const PlayoutResult x = random_playout(a, Color::kBlack, r1);
+  const PlayoutResult y = random_playout(b, Color::kBlack, r2);
+  EXPECT_EQ(x.moves, y.moves);
+  EXPECT_EQ(a.hash(), b.hash());
+  EXPECT_EQ(x.score.black, y.score.black);
+}
+
+TEST(Playout, EndsWithTwoPassesAndNoMoveLeft) {
+  Rng rng(7);
+  for (int i = 0; i < 200; ++i) {
+    Board b(9);
+    const PlayoutResult r = random_playout(b, Color::kBlack, rng);
+    ASSERT_LT(r.moves, 3 * 81);
+    EXPECT_TRUE(random_move(b, Color::kBlack, rng).is_pass());
+    EXPECT_TRUE(random_move(b, Color::kWhite, rng).is_pass());
+  }
+}
+
+TEST(Playout, RandomMoveNeverFillsOwnEyeAndIsLegal) {
+  Rng rng(3);
+  for (int i = 0; i < 100; ++i) {
+    Board b(9);
+    Color c = Color::kBlack;
+    for (int m = 0; m < 150; ++m) {
+      const Vertex v = random_move(b, c, rng);
+      if (v.is_pass()) break;
+      ASSERT_FALSE(b.is_eye(v, c));
+      ASSERT_EQ(b.play(v, c), Legality::kLegal);
+      c = opponent(c);
+    }
+  }
+}
+
+TEST(Playout, RandomMoveIsUniformOverLegalNonEyeMoves) {
+  // Black: A5 is an own eye, D2 and E1 are suicide; every other point is equally likely.
+  const Board b = board_from_ascii(R"(
+    . X . . .
+    X X . . .
+    . . . O .
+    . . O . O
+    . . . O .)");
+  std::map<int, int> counts;
+  Rng rng(11);
+  const int n = 100'000;
+  for (int i = 0; i < n; ++i) ++counts[random_move(b, Color::kBlack, rng).index()];
+  EXPECT_EQ(counts.count(gtp(b, "A5").index()), 0u);
+  EXPECT_EQ(counts.count(gtp(b, "D2").index()), 0u);
+  EXPECT_EQ(counts.count(gtp(b, "E1").index()), 0u);
+  const int expected_moves = b.empty_points().size() - 3;
+  ASSERT_EQ(static_cast<int>(counts.size()), expected_moves);
+  for (const auto& [v, k] : counts) EXPECT_NEAR(k, n / expected_moves, n / expected_moves / 10) << to_gtp(Vertex(v), 5);
+}
+
+}  // namespace
+}  // namespace hane
