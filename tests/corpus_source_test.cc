@@ -438,6 +438,39 @@ TEST_F(CorpusSourceTest, DamagedTarHeaderIsReportedOnceAndLaterEntriesAreRead) {
       << describe(r.errors[0]);
 }
 
+TEST_F(CorpusSourceTest, DamagedZipMemberIsOneErrorAndOthersAreRead) {
+  std::vector<Member> members;
+  for (int i = 0; i < 3; ++i) {
+    members.push_back({"m" + std::to_string(i) + ".sgf", noise(5000, 500 + i)});
+  }
+  write_archive(dir_ / "a.zip", Kind::kZip, members);
+  std::string bytes = read_file(dir_ / "a.zip");
+  const size_t local = bytes.find("m1.sgf");  // first occurrence: the local header
+  ASSERT_NE(local, std::string::npos);
+  bytes[local + 1000] ^= 0x55;  // inside m1's data
+  write_file(dir_ / "a.zip", bytes);
+  Result r = read_all({path("a.zip")});
+  EXPECT_EQ(names(r), (std::vector<std::string>{"m0.sgf", "m2.sgf"}));
+  ASSERT_EQ(r.errors.size(), 1u) << all_errors(r);
+  EXPECT_EQ(r.errors[0].entry, "m1.sgf");
+}
+
+TEST_F(CorpusSourceTest, FolderLinksAreFollowedOnce) {
+  const fs::path root = dir_ / "root";
+  write_file(root / "sub" / "a.sgf", game(1));
+  write_file(dir_ / "outside.sgf", game(2));
+  fs::create_symlink(root, root / "sub" / "loop");          // a cycle
+  fs::create_symlink(dir_ / "outside.sgf", root / "b.sgf");  // a linked file
+  fs::create_symlink(dir_ / "gone.sgf", root / "c.sgf");     // a dangling link
+  Result r = read_all({root.string()});
+  std::vector<std::string> sources;
+  for (const SourceEntry& e : r.entries) sources.push_back(e.source);
+  EXPECT_EQ(sources, (std::vector<std::string>{(root / "b.sgf").string(),
+                                               (root / "sub" / "a.sgf").string()}));
+  ASSERT_EQ(r.errors.size(), 1u) << all_errors(r);
+  EXPECT_EQ(r.errors[0].source, (root / "c.sgf").string());
+}
+
 TEST_F(CorpusSourceTest, EntryReaderPullsLazilyInTheSameOrder) {
   write_archive(dir_ / "a.zip", Kind::kZip, usual_members());
   write_file(dir_ / "b.sgf", game(7));
@@ -480,7 +513,7 @@ TEST_F(CorpusSourceTest, EmptyInputs) {
   fs::create_directories(dir_ / "empty");
   write_archive(dir_ / "empty.tar.gz", Kind::kTarGz, {});
   write_archive(dir_ / "empty.zip", Kind::kZip, {});
-  Result r = read_all({path("empty"), path("empty.tar.gz")});
+  Result r = read_all({path("empty"), path("empty.tar.gz"), path("empty.zip")});
   EXPECT_TRUE(r.entries.empty());
   EXPECT_TRUE(r.errors.empty()) << all_errors(r);
   Result none = read_all({});

@@ -253,6 +253,10 @@ struct EntryReader::State {
 
   void open_archive(const std::string& path, int64_t size) {
     stats.input_bytes += size;
+    if (size == 0) {
+      report(path, "", 0, "not a readable archive: the file is empty");
+      return;
+    }
     std::unique_ptr<archive, ArchiveFree> a(archive_read_new());
     if (!a) {
       report(path, "", -1, "cannot allocate an archive reader");
@@ -267,7 +271,7 @@ struct EntryReader::State {
     // Seekable zip (central directory) for whole files; libarchive falls back to streaming
     // the local headers when the central directory is missing, e.g. a truncated download.
     archive_read_support_format_zip(a.get());
-    if (archive_read_open_filename(a.get(), path.c_str(), kArchiveBlockBytes) != ARCHIVE_OK) {
+    if (archive_read_open_filename(a.get(), path.c_str(), kArchiveBlockBytes) < ARCHIVE_WARN) {
       const char* msg = archive_error_string(a.get());
       report(path, "", 0, cat("not a readable archive: ", msg ? msg : "unknown error"));
       return;
@@ -307,23 +311,25 @@ struct EntryReader::State {
         return false;
       }
       if (r == ARCHIVE_RETRY || r == ARCHIVE_FAILED) {
-        // A damaged header: libarchive skips ahead looking for the next good one. Report the
-        // first of a run only; give up if no input is consumed between two failures.
+        // RETRY: a damaged tar header; libarchive scans ahead block by block for the next good
+        // one, so report only the first of a run. FAILED: this member is unreadable, the next
+        // may be fine. Give up if no input is consumed between two failures.
         const int64_t position = archive_filter_bytes(a, 0);
-        if (in_damage && position == damage_position) {
+        if (damage_position == position) {
           close_archive();
           return false;
         }
-        if (!in_damage) {
+        if (!in_damage || r == ARCHIVE_FAILED) {
           const char* name = ae ? archive_entry_pathname(ae) : nullptr;
           report(ar_path, name ? name : "", ar_offset(),
                  ar_error() + "; skipping to the next readable entry" + after_last_entry());
         }
-        in_damage = true;
+        in_damage = r == ARCHIVE_RETRY;
         damage_position = position;
         continue;
       }
       in_damage = false;  // ARCHIVE_OK or ARCHIVE_WARN (e.g. a name not convertible)
+      damage_position = -1;
 
       const char* name = archive_entry_pathname(ae);
       if (!name) name = archive_entry_pathname_utf8(ae);
@@ -333,7 +339,7 @@ struct EntryReader::State {
         ++stats.skipped_entries;
         continue;  // libarchive skips the member's data on the next header read
       }
-      if (archive_entry_size_is_set(ae)) {
+      if (archive_entry_size_is_set(ae) && archive_entry_size(ae) >= 0) {
         const int64_t size = archive_entry_size(ae);
         if (size > options.max_entry_bytes) {
           report(ar_path, last_entry, ar_offset(),
