@@ -31,6 +31,7 @@ Board::Board(int size, bool allow_suicide) : geometry_(size), allow_suicide_(all
   std::fill_n(lib_count_.begin(), n, int16_t{0});
   std::fill_n(empty_pos_.begin(), n, int16_t{-1});
   std::fill_n(libs_.bits.begin(), n * libs_.words, uint64_t{0});
+  std::fill_n(nbr_.begin(), n, uint16_t{0});
   for (int y = 0; y < size; ++y) {
     for (int x = 0; x < size; ++x) {
       const int v = geometry_.at(x, y).index();
@@ -38,6 +39,22 @@ Board::Board(int size, bool allow_suicide) : geometry_(size), allow_suicide_(all
       add_empty(v);
     }
   }
+  const int s = stride();
+  for (int y = 0; y < size; ++y) {
+    for (int x = 0; x < size; ++x) {
+      const int v = geometry_.at(x, y).index();
+      for (int w : {v - s, v - 1, v + 1, v + s}) {
+        nbr_[v] += color_[w] == Color::kEmpty ? 1 : (1 << 4) | (1 << 8);
+      }
+    }
+  }
+}
+
+void Board::count_neighbour(int v, Color c, int sign) {
+  // A stone of colour c appears at v (sign +1) or leaves it (sign -1).
+  const int delta = sign * ((1 << (4 * static_cast<int>(c))) - 1);
+  const int s = stride();
+  for (int w : {v - s, v - 1, v + 1, v + s}) nbr_[w] = static_cast<uint16_t>(nbr_[w] + delta);
 }
 
 Board& Board::operator=(const Board& o) {
@@ -59,6 +76,7 @@ Board& Board::operator=(const Board& o) {
   std::copy_n(o.empty_pos_.begin(), n, empty_pos_.begin());
   std::copy_n(o.empties_.begin(), num_empty_, empties_.begin());
   std::copy_n(o.removed_.begin(), num_removed_, removed_.begin());
+  std::copy_n(o.nbr_.begin(), n, nbr_.begin());
   libs_.words = o.libs_.words;
   std::copy_n(o.libs_.bits.begin(), n * libs_.words, libs_.bits.begin());
   return *this;
@@ -102,7 +120,7 @@ Legality Board::legal(Vertex vertex, Color c) const {
   if (v >= geometry_.num_vertices() || color_[v] == Color::kWall) return Legality::kOffBoard;
   if (color_[v] != Color::kEmpty) return Legality::kOccupied;
   if (v == ko_point_ && c == ko_color_) return Legality::kKo;
-  if (allow_suicide_) return Legality::kLegal;
+  if (allow_suicide_ || (nbr_[v] & 7)) return Legality::kLegal;
   const int s = stride();
   const int nbr[4] = {v - s, v - 1, v + 1, v + s};
   for (int n : nbr) {
@@ -132,6 +150,7 @@ void Board::place_stone(int v, Color c) {
   color_[v] = c;
   hash_ ^= zobrist::stone(v, c);
   remove_empty(v);
+  count_neighbour(v, c, +1);
   head_[v] = static_cast<int16_t>(v);
   next_[v] = static_cast<int16_t>(v);
   chain_size_[v] = 1;
@@ -177,6 +196,7 @@ int Board::remove_chain(int head) {
     color_[s] = Color::kEmpty;
     hash_ ^= zobrist::stone(s, c);
     add_empty(s);
+    count_neighbour(s, c, -1);
     removed_[num_removed_++] = static_cast<int16_t>(s);
     ++removed;
     for (int n : {s - st, s - 1, s + 1, s + st}) {
@@ -270,10 +290,12 @@ void Board::set_stone(Vertex vertex, Color c) {
   if (is_player(old)) {
     hash_ ^= zobrist::stone(v, old);
     add_empty(v);
+    count_neighbour(v, old, -1);
   }
   if (is_player(c)) {
     hash_ ^= zobrist::stone(v, c);
     remove_empty(v);
+    count_neighbour(v, c, +1);
   }
   color_[v] = c;
   ko_point_ = Vertex::none().index();
@@ -309,9 +331,7 @@ void Board::rebuild_chains() {
 bool Board::is_eye(Vertex vertex, Color c) const {
   const int v = vertex.index();
   const int s = stride();
-  for (int n : {v - s, v - 1, v + 1, v + s}) {
-    if (color_[n] != c && color_[n] != Color::kWall) return false;
-  }
+  if (((nbr_[v] >> (4 * static_cast<int>(c))) & 7) != 4) return false;
   const Color opp = opponent(c);
   int opponent_diagonals = 0;
   bool edge = false;

@@ -108,6 +108,11 @@ class Board {
   /// diagonal (none when the point touches the edge).
   bool is_eye(Vertex v, Color c) const;
 
+  /// Number of empty orthogonal neighbours of `v`.
+  int empty_neighbours(Vertex v) const { return nbr_[v.index()] & 7; }
+  /// Number of orthogonal neighbours of `v` that are `c` stones or wall (black or white only).
+  int neighbours_or_wall(Vertex v, Color c) const { return (nbr_[v.index()] >> (4 * static_cast<int>(c))) & 7; }
+
   /// Rows of "X O ." with a header; `.` empty, `X` black, `O` white. For tests and debugging.
   std::string to_string() const;
 
@@ -139,6 +144,7 @@ class Board {
 
   void add_empty(int v);
   void remove_empty(int v);
+  void count_neighbour(int v, Color c, int sign);  // updates nbr_ around v for a change at v
   void place_stone(int v, Color c);  // the stone only: colour, hash, empties, single-stone chain
   void merge_chains(int a, int b);   // heads; result has the larger one's head
   int remove_chain(int head);        // returns stones removed; gives liberties to neighbours
@@ -161,6 +167,8 @@ class Board {
   std::array<int16_t, kMaxVertices> empty_pos_;   // index into empties_ of an empty point
   std::array<int16_t, kMaxVertices> empties_;
   std::array<int16_t, kMaxVertices> removed_;
+  // Neighbour counts per point, 4 bits each: empty, black or wall (<< 4), white or wall (<< 8).
+  std::array<uint16_t, kMaxVertices> nbr_;
   LibSets libs_;
 };
 

@@ -1,6 +1,7 @@
 #include "go/score.h"
 
 #include <algorithm>
+#include <array>
 
 namespace hane {
 namespace {
@@ -23,26 +24,41 @@ std::vector<int> flood(const Board& b, int start, std::vector<bool>& visited, In
   return region;
 }
 
-Score count(const Board& b, const std::vector<Color>& colour, bool stones_count) {
+// Counts stones (if `stones_count`) and the empty regions that reach one colour only, with
+// colours read through `colour(index)`.
+template <typename ColourAt>
+Score count(const Board& b, ColourAt colour, bool stones_count) {
   Score s;
-  const int n = b.geometry().num_vertices();
-  std::vector<bool> visited(n, false);
-  for (int v = 0; v < n; ++v) {
-    const Color c = colour[v];
-    if (c == Color::kWall) continue;
-    if (c != Color::kEmpty) {
-      if (stones_count) (c == Color::kBlack ? s.black : s.white) += 1;
-      continue;
-    }
-    if (visited[v]) continue;
-    bool reaches_black = false, reaches_white = false;
-    const std::vector<int> region = flood(b, v, visited, [&](int j) {
-      if (colour[j] == Color::kBlack) reaches_black = true;
-      if (colour[j] == Color::kWhite) reaches_white = true;
-      return colour[j] == Color::kEmpty;
-    });
-    if (reaches_black != reaches_white) {
-      (reaches_black ? s.black : s.white) += static_cast<int>(region.size());
+  const int stride = b.stride();
+  std::array<bool, Geometry::kMaxVertices> visited{};
+  std::array<int16_t, Geometry::kMaxVertices> stack;
+  for (int y = 0; y < b.size(); ++y) {
+    for (int x = 0; x < b.size(); ++x) {
+      const int v = b.at(x, y).index();
+      const Color c = colour(v);
+      if (c != Color::kEmpty) {
+        if (stones_count) (c == Color::kBlack ? s.black : s.white) += 1;
+        continue;
+      }
+      if (visited[v]) continue;
+      bool reaches_black = false, reaches_white = false;
+      int size = 0, top = 0;
+      stack[top++] = static_cast<int16_t>(v);
+      visited[v] = true;
+      while (top > 0) {
+        const int p = stack[--top];
+        ++size;
+        for (int n : {p - stride, p - 1, p + 1, p + stride}) {
+          const Color nc = colour(n);
+          if (nc == Color::kBlack) reaches_black = true;
+          if (nc == Color::kWhite) reaches_white = true;
+          if (nc == Color::kEmpty && !visited[n]) {
+            visited[n] = true;
+            stack[top++] = static_cast<int16_t>(n);
+          }
+        }
+      }
+      if (reaches_black != reaches_white) (reaches_black ? s.black : s.white) += size;
     }
   }
   return s;
@@ -56,7 +72,9 @@ std::vector<Color> colours(const Board& b) {
 
 }  // namespace
 
-Score area_score(const Board& board) { return count(board, colours(board), true); }
+Score area_score(const Board& board) {
+  return count(board, [&](int v) { return board.color(Vertex(v)); }, true);
+}
 
 Score territory_score(const Board& board, std::span<const Vertex> dead) {
   std::vector<Color> colour = colours(board);
@@ -67,7 +85,7 @@ Score territory_score(const Board& board, std::span<const Vertex> dead) {
     (c == Color::kBlack ? s.white : s.black) += 1;  // a dead stone is a prisoner
     colour[v.index()] = Color::kEmpty;
   }
-  const Score territory = count(board, colour, false);
+  const Score territory = count(board, [&](int v) { return colour[v]; }, false);
   s.black += territory.black + board.prisoners(Color::kBlack);
   s.white += territory.white + board.prisoners(Color::kWhite);
   return s;
