@@ -50,7 +50,7 @@ Board::Board(int size, bool allow_suicide) : geometry_(size), allow_suicide_(all
   }
 }
 
-void Board::count_neighbour(int v, Color c, int sign) {
+[[gnu::always_inline]] inline void Board::count_neighbour(int v, Color c, int sign) {
   // A stone of colour c appears at v (sign +1) or leaves it (sign -1).
   const int delta = sign * ((1 << (4 * static_cast<int>(c))) - 1);
   const int s = stride();
@@ -82,12 +82,12 @@ Board& Board::operator=(const Board& o) {
   return *this;
 }
 
-void Board::add_empty(int v) {
+[[gnu::always_inline]] inline void Board::add_empty(int v) {
   empty_pos_[v] = static_cast<int16_t>(num_empty_);
   empties_[num_empty_++] = static_cast<int16_t>(v);
 }
 
-void Board::remove_empty(int v) {
+[[gnu::always_inline]] inline void Board::remove_empty(int v) {
   const int pos = empty_pos_[v];
   const int last = empties_[--num_empty_];
   empties_[pos] = static_cast<int16_t>(last);
@@ -114,25 +114,6 @@ int Board::liberties_of(Vertex v, std::span<Vertex> out) const {
   return static_cast<int>(found);
 }
 
-Legality Board::legal(Vertex vertex, Color c) const {
-  if (!vertex.is_point()) return vertex.is_pass() ? Legality::kLegal : Legality::kOffBoard;
-  const int v = vertex.index();
-  if (v >= geometry_.num_vertices() || color_[v] == Color::kWall) return Legality::kOffBoard;
-  if (color_[v] != Color::kEmpty) return Legality::kOccupied;
-  if (v == ko_point_ && c == ko_color_) return Legality::kKo;
-  if (allow_suicide_ || (nbr_[v] & 7)) return Legality::kLegal;
-  const int s = stride();
-  const int nbr[4] = {v - s, v - 1, v + 1, v + s};
-  for (int n : nbr) {
-    const Color nc = color_[n];
-    if (nc == Color::kEmpty) return Legality::kLegal;
-    if (nc == Color::kWall) continue;
-    const int libs = lib_count_[head_[n]];
-    if (nc == c ? libs > 1 : libs == 1) return Legality::kLegal;
-  }
-  return Legality::kSuicide;
-}
-
 Legality Board::play(Vertex v, Color c) {
   const Legality l = legal(v, c);
   if (l != Legality::kLegal) return l;
@@ -146,7 +127,7 @@ Legality Board::play(Vertex v, Color c) {
   return l;
 }
 
-void Board::place_stone(int v, Color c) {
+[[gnu::always_inline]] inline void Board::place_stone(int v, Color c) {
   color_[v] = c;
   hash_ ^= zobrist::stone(v, c);
   remove_empty(v);
@@ -166,7 +147,7 @@ void Board::place_stone(int v, Color c) {
   lib_count_[v] = static_cast<int16_t>(libs);
 }
 
-void Board::merge_chains(int a, int b) {
+[[gnu::always_inline]] inline void Board::merge_chains(int a, int b) {
   if (chain_size_[a] < chain_size_[b]) std::swap(a, b);
   int s = b;
   do {
@@ -326,20 +307,6 @@ void Board::rebuild_chains() {
       if (is_player(color_[w]) && libs_.set(head_[w], v)) ++lib_count_[head_[w]];
     }
   }
-}
-
-bool Board::is_eye(Vertex vertex, Color c) const {
-  const int v = vertex.index();
-  const int s = stride();
-  if (((nbr_[v] >> (4 * static_cast<int>(c))) & 7) != 4) return false;
-  const Color opp = opponent(c);
-  int opponent_diagonals = 0;
-  bool edge = false;
-  for (int d : {v - s - 1, v - s + 1, v + s - 1, v + s + 1}) {
-    if (color_[d] == opp) ++opponent_diagonals;
-    if (color_[d] == Color::kWall) edge = true;
-  }
-  return opponent_diagonals + (edge ? 1 : 0) < 2;
 }
 
 std::string Board::to_string() const {

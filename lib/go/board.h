@@ -172,4 +172,39 @@ class Board {
   LibSets libs_;
 };
 
+// Hot in playouts: defined here so that callers can inline them.
+
+inline Legality Board::legal(Vertex vertex, Color c) const {
+  if (!vertex.is_point()) return vertex.is_pass() ? Legality::kLegal : Legality::kOffBoard;
+  const int v = vertex.index();
+  if (v >= geometry_.num_vertices() || color_[v] == Color::kWall) return Legality::kOffBoard;
+  if (color_[v] != Color::kEmpty) return Legality::kOccupied;
+  if (v == ko_point_ && c == ko_color_) return Legality::kKo;
+  if (allow_suicide_ || (nbr_[v] & 7)) return Legality::kLegal;
+  const int s = stride();
+  const int nbr[4] = {v - s, v - 1, v + 1, v + s};
+  for (int n : nbr) {
+    const Color nc = color_[n];
+    if (nc == Color::kEmpty) return Legality::kLegal;
+    if (nc == Color::kWall) continue;
+    const int libs = lib_count_[head_[n]];
+    if (nc == c ? libs > 1 : libs == 1) return Legality::kLegal;
+  }
+  return Legality::kSuicide;
+}
+
+inline bool Board::is_eye(Vertex vertex, Color c) const {
+  const int v = vertex.index();
+  const int s = stride();
+  if (((nbr_[v] >> (4 * static_cast<int>(c))) & 7) != 4) return false;
+  const Color opp = opponent(c);
+  int opponent_diagonals = 0;
+  bool edge = false;
+  for (int d : {v - s - 1, v - s + 1, v + s - 1, v + s + 1}) {
+    if (color_[d] == opp) ++opponent_diagonals;
+    if (color_[d] == Color::kWall) edge = true;
+  }
+  return opponent_diagonals + (edge ? 1 : 0) < 2;
+}
+
 }  // namespace hane

@@ -29,7 +29,9 @@ std::string to_gtp(Vertex v, int board_size) {
   if (v.is_pass()) return "pass";
   if (v.is_none()) return "none";
   const Geometry g(board_size);
-  return std::string(1, kGtpColumns[g.x(v)]) + std::to_string(board_size - g.y(v));
+  std::string text(1, kGtpColumns[g.x(v)]);
+  text += std::to_string(board_size - g.y(v));
+  return text;
 }
 
 std::optional<Vertex> from_gtp(std::string_view text, int board_size) {
