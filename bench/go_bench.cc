@@ -1,0 +1,70 @@
+// Micro-benchmarks of the rules core. Run: build/bench/hane_bench --benchmark_filter=Go
+#include <benchmark/benchmark.h>
+
+#include "go/board.h"
+#include "go/playout.h"
+
+namespace hane {
+namespace {
+
+void BM_GoRandomPlayout(benchmark::State& state) {
+  const int size = static_cast<int>(state.range(0));
+  const Board empty(size);
+  Board board(size);
+  Rng rng(1);
+  int64_t moves = 0;
+  for (auto _ : state) {
+    board = empty;
+    moves += random_playout(board, Color::kBlack, rng).moves;
+  }
+  state.counters["playouts/s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["moves/playout"] = static_cast<double>(moves) / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_GoRandomPlayout)->Arg(9)->Arg(19);
+
+// A mid-game position: 150 random moves on 19x19.
+Board midgame(uint64_t seed) {
+  Board b(19);
+  Rng rng(seed);
+  Color c = Color::kBlack;
+  for (int i = 0; i < 150; ++i) {
+    b.play(random_move(b, c, rng), c);
+    c = opponent(c);
+  }
+  return b;
+}
+
+void BM_GoLegalAllPoints(benchmark::State& state) {
+  const Board b = midgame(2);
+  for (auto _ : state) {
+    int legal = 0;
+    for (int16_t v : b.empty_points()) legal += b.legal(Vertex(v), Color::kBlack) == Legality::kLegal;
+    benchmark::DoNotOptimize(legal);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(b.empty_points().size()));
+}
+BENCHMARK(BM_GoLegalAllPoints);
+
+void BM_GoHashAfterAllPoints(benchmark::State& state) {
+  const Board b = midgame(3);
+  for (auto _ : state) {
+    uint64_t h = 0;
+    for (int16_t v : b.empty_points()) h ^= b.hash_after(Vertex(v), Color::kBlack);
+    benchmark::DoNotOptimize(h);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(b.empty_points().size()));
+}
+BENCHMARK(BM_GoHashAfterAllPoints);
+
+void BM_GoBoardCopy(benchmark::State& state) {
+  const Board b = midgame(4);
+  Board copy(19);
+  for (auto _ : state) {
+    copy = b;
+    benchmark::DoNotOptimize(copy);
+  }
+}
+BENCHMARK(BM_GoBoardCopy);
+
+}  // namespace
+}  // namespace hane
