@@ -23,7 +23,7 @@ std::vector<std::string> values(const SgfNode& node, std::string_view id) {
 
 std::vector<std::string> ids(const SgfNode& node) {
   std::vector<std::string> out;
-  for (const SgfProperty& p : node.properties) out.push_back(p.id);
+  for (const SgfProperty& p : node.properties) out.emplace_back(p.id);
   return out;
 }
 
@@ -120,7 +120,7 @@ TEST(SgfParserTest, MainLineIsFirstChildAndVariationsAreCounted) {
       parse_one("(;GM[1](;B[aa];W[bb](;B[cc];W[ee])(;B[dd](;W[ff])(;W[gg])))(;B[hh]))");
   std::vector<std::string> line;
   for (const SgfNode& n : t.main_line()) {
-    for (const SgfProperty& p : n.properties) line.push_back(p.id + std::string(p.values[0]));
+    for (const SgfProperty& p : n.properties) line.push_back(std::string(p.id) + std::string(p.values[0]));
   }
   EXPECT_THAT(line, ElementsAre("GM1", "Baa", "Wbb", "Bcc", "Wee"));
   EXPECT_EQ(t.num_variations(), 4u);  // (;B[dd]..), (;W[ff]), (;W[gg]), (;B[hh])
@@ -203,7 +203,8 @@ TEST(SgfParserTest, ValueSizeLimit) {
 
 TEST(SgfParserTest, EnormousValue) {
   std::string big(900'000, 'x');
-  ParseResult ok = parse_sgf("(;C[" + big + "];B[aa])");
+  const std::string text = "(;C[" + big + "];B[aa])";  // must outlive the parse result
+  ParseResult ok = parse_sgf(text);
   ASSERT_TRUE(ok.status.ok()) << ok.status;
   EXPECT_EQ(ok.trees[0].main_line()[0].find("C")->values[0].size(), big.size());
   big.assign(2'000'000, '\\');  // even run of backslashes: the ']' after it closes the value

@@ -50,10 +50,10 @@ TEST(SgfWriterTest, WritesGameInfoSetupAndMoves) {
 TEST(SgfWriterTest, EscapesBracketsAndBackslashes) {
   GameRecord r;
   r.black_name = "a]b\\c";
-  r.comment = "x]";
+  r.comment = "see ] here";
   const std::string text = write_sgf(r);
   EXPECT_THAT(text, HasSubstr(R"(PB[a\]b\\c])"));
-  EXPECT_THAT(text, HasSubstr(R"(C[x\]])"));
+  EXPECT_THAT(text, HasSubstr(R"(C[see \] here])"));
   EXPECT_EQ(read_ok(text).black_name, "a]b\\c");
 }
 

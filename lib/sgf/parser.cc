@@ -70,7 +70,7 @@ class SgfParser {
 
  private:
   struct RawProperty {
-    std::string id;
+    std::string_view id;
     uint32_t first_value;
     uint32_t num_values;
   };
@@ -183,25 +183,31 @@ class SgfParser {
 
   absl::Status parse_property(ParsedTree& tree, bool keep) {
     const char* id_start = p_;
-    while (p_ < end_ && (is_upper(*p_) || is_lower(*p_))) ++p_;
-    const std::string_view raw_id(id_start, p_ - id_start);
-    std::string id;
     bool all_upper = true;
-    for (char c : raw_id) all_upper &= is_upper(c);
-    if (all_upper) {
-      id.assign(raw_id);
-    } else {
+    for (; p_ < end_; ++p_) {
+      if (is_upper(*p_)) continue;
+      if (!is_lower(*p_)) break;
+      all_upper = false;
+    }
+    const std::string_view raw_id(id_start, p_ - id_start);
+    std::string_view id = raw_id;
+    if (!all_upper) {
+      std::string upper;
       for (char c : raw_id) {
-        if (is_upper(c)) id.push_back(c);
+        if (is_upper(c)) upper.push_back(c);
       }
-      if (id.empty()) {
+      if (upper.empty()) {
         return error(id_start - begin_, sgf_text::cat("property identifier '", raw_id,
-                                                     "' has no capital letter"));
+                                                      "' has no capital letter"));
+      }
+      if (keep) {
+        tree.normalised_ids_.push_back(std::move(upper));
+        id = tree.normalised_ids_.back();
       }
     }
     while (p_ < end_ && is_space(*p_)) ++p_;
     if (p_ == end_ || *p_ != '[') {
-      return error(p_ - begin_, sgf_text::cat("property ", id, " without a value"));
+      return error(p_ - begin_, sgf_text::cat("property ", raw_id, " without a value"));
     }
     const uint32_t first = static_cast<uint32_t>(tree.values_.size());
     while (p_ < end_ && *p_ == '[') {
@@ -211,7 +217,7 @@ class SgfParser {
       for (;;) {
         close = static_cast<const char*>(std::memchr(q, ']', end_ - q));
         if (close == nullptr) {
-          return error(p_ - begin_, sgf_text::cat("unterminated value of property ", id));
+          return error(p_ - begin_, sgf_text::cat("unterminated value of property ", raw_id));
         }
         const char* b = close;
         while (b > value_start && b[-1] == '\\') --b;
@@ -219,7 +225,7 @@ class SgfParser {
         q = close + 1;
       }
       if (static_cast<size_t>(close - value_start) > options_.max_value_bytes) {
-        return error(p_ - begin_, sgf_text::cat("value of property ", id, " is longer than ",
+        return error(p_ - begin_, sgf_text::cat("value of property ", raw_id, " is longer than ",
                                                options_.max_value_bytes, " bytes"));
       }
       if (keep) tree.values_.emplace_back(value_start, close - value_start);
@@ -227,8 +233,7 @@ class SgfParser {
       while (p_ < end_ && is_space(*p_)) ++p_;
     }
     if (keep) {
-      raw_props_.push_back(
-          {std::move(id), first, static_cast<uint32_t>(tree.values_.size()) - first});
+      raw_props_.push_back({id, first, static_cast<uint32_t>(tree.values_.size()) - first});
     }
     return absl::OkStatus();
   }
@@ -262,7 +267,7 @@ class SgfParser {
                                    node_first_prop_[n + 1] - node_first_prop_[n]);
       if (!has_duplicate_ids(props)) {
         for (RawProperty& p : props) {
-          tree.properties_.push_back({std::move(p.id), {}});
+          tree.properties_.push_back({p.id, {}});
           final_values_.emplace_back(p.first_value, p.num_values);
         }
         continue;
@@ -281,7 +286,7 @@ class SgfParser {
             scratch_.push_back(tree.values_[props[j].first_value + v]);
           }
         }
-        tree.properties_.push_back({std::move(props[i].id), {}});
+        tree.properties_.push_back({props[i].id, {}});
         final_values_.emplace_back(first, node_values + scratch_.size() - first);
       }
       std::copy(scratch_.begin(), scratch_.end(), tree.values_.begin() + node_values);

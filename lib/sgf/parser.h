@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstddef>
+#include <deque>
 #include <span>
 #include <string>
 #include <string_view>
@@ -27,8 +28,9 @@ namespace hane {
 
 /// One property of a node: identifier and raw values.
 struct SgfProperty {
-  /// Capital letters only, e.g. "AB", "GM".
-  std::string id;
+  /// Capital letters only, e.g. "AB", "GM". Points into the parsed text, or into the tree
+  /// when lower-case letters were dropped.
+  std::string_view id;
   /// Raw values: the bytes between '[' and ']', escapes NOT processed (so "\]" is two bytes).
   /// At least one; point into the parsed text.
   std::span<const std::string_view> values;
@@ -68,6 +70,7 @@ class ParsedTree {
   std::vector<SgfNode> nodes_;
   std::vector<SgfProperty> properties_;
   std::vector<std::string_view> values_;
+  std::deque<std::string> normalised_ids_;  // "GaMe" -> "GM"; a deque keeps them in place
   size_t num_variations_ = 0;
   size_t begin_ = 0;
   size_t end_ = 0;

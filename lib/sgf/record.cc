@@ -345,11 +345,28 @@ class Converter {
   }
 
   absl::Status read_node(const SgfNode& node, bool root) {
-    static constexpr std::pair<std::string_view, Color> kSetupIds[] = {
-        {"AE", Color::kEmpty}, {"AB", Color::kBlack}, {"AW", Color::kWhite}};
+    // One pass over the node: AE, AB, AW, PL, B, W.
+    const SgfProperty* found[6] = {};
+    for (const SgfProperty& p : node.properties) {
+      const std::string_view id = p.id;
+      if (id.size() == 1) {
+        if (id[0] == 'B') found[4] = &p;
+        if (id[0] == 'W') found[5] = &p;
+      } else if (id.size() == 2) {
+        if (id[0] == 'A') {
+          if (id[1] == 'E') found[0] = &p;
+          if (id[1] == 'B') found[1] = &p;
+          if (id[1] == 'W') found[2] = &p;
+        } else if (id == "PL") {
+          found[3] = &p;
+        }
+      }
+    }
+    static constexpr Color kSetupColors[] = {Color::kEmpty, Color::kBlack, Color::kWhite};
     bool has_setup = false;
-    for (const auto& [id, color] : kSetupIds) {
-      const SgfProperty* p = node.find(id);
+    for (int k = 0; k < 3; ++k) {
+      const SgfProperty* p = found[k];
+      const Color color = kSetupColors[k];
       if (p == nullptr) continue;
       has_setup = true;
       std::vector<Vertex>& target = root ? (color == Color::kBlack   ? record_.setup.black
@@ -364,7 +381,7 @@ class Converter {
         for (Vertex v : scratch_) record_.events.push_back(GameEvent::setup(color, v));
       }
     }
-    if (const SgfProperty* pl = node.find("PL")) {
+    if (const SgfProperty* pl = found[3]) {
       if (const auto c = read_player(*pl)) {
         if (root) {
           root_to_play_ = *c;
@@ -373,7 +390,7 @@ class Converter {
         }
       }
     }
-    const SgfProperty* moves[2] = {node.find("B"), node.find("W")};
+    const SgfProperty* moves[2] = {found[4], found[5]};
     if (moves[0] != nullptr && moves[1] != nullptr) {
       warn(cat("node at byte ", node.offset, " has both B and W; B played first"));
     }
