@@ -6,5 +6,6 @@
 namespace hane::tools {
 
 void add_bench_command(CLI::App& app);
+void add_dataset_command(CLI::App& app);
 
 }  // namespace hane::tools

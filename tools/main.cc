@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   CLI::App app{"hane: learn weak move guessers from Go game records, and measure them."};
   app.set_version_flag("--version", std::string("hane ") + hane::tools::kVersion);
   app.require_subcommand(1);
+  hane::tools::add_dataset_command(app);
   hane::tools::add_bench_command(app);
   try {
     app.parse(argc, argv);

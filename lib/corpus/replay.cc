@@ -1,0 +1,68 @@
+#include "corpus/replay.h"
+
+#include <string>
+
+namespace hane {
+namespace {
+
+// The first stone whose chain has no liberty, or none.
+Vertex chain_without_liberties(const Board& b) {
+  for (int y = 0; y < b.size(); ++y) {
+    for (int x = 0; x < b.size(); ++x) {
+      const Vertex v = b.at(x, y);
+      if (b.is_stone(v) && b.liberties(v) == 0) return v;
+    }
+  }
+  return Vertex::none();
+}
+
+}  // namespace
+
+absl::Status replay(const GameRecord& record, const MoveCallback& on_move, Board* final_board) {
+  Board board(record.board_size);
+  for (Vertex v : record.setup.black) board.set_stone(v, Color::kBlack);
+  for (Vertex v : record.setup.white) board.set_stone(v, Color::kWhite);
+  Position position{&board, record.to_play};
+  auto check_setup = [&]() -> absl::Status {
+    const Vertex dead = chain_without_liberties(board);
+    if (dead.is_none()) return absl::OkStatus();
+    return absl::InvalidArgumentError("setup leaves a chain without liberties at " + to_sgf(dead, board.size()));
+  };
+  if (absl::Status s = check_setup(); !s.ok()) return s;
+  bool setup_changed = false;
+  for (const GameEvent& e : record.events) {
+    switch (e.type) {
+      case GameEvent::Type::kSetup:
+        board.set_stone(e.vertex, e.color);
+        setup_changed = true;
+        break;
+      case GameEvent::Type::kToPlay:
+        position.to_move = e.color;
+        break;
+      case GameEvent::Type::kMove: {
+        if (setup_changed) {
+          if (absl::Status s = check_setup(); !s.ok()) return s;
+          setup_changed = false;
+        }
+        position.to_move = e.color;
+        const Legality l = board.legal(e.vertex, e.color);
+        if (l != Legality::kLegal) {
+          return absl::InvalidArgumentError("move " + std::to_string(position.move_number) + " (" +
+                                            (e.color == Color::kBlack ? "B " : "W ") +
+                                            to_sgf(e.vertex, board.size()) + "): " + std::string(legality_name(l)));
+        }
+        if (on_move) on_move(position, e.vertex);
+        board.play(e.vertex, e.color);
+        position.second_last_move = position.last_move;
+        position.last_move = e.vertex;
+        position.to_move = opponent(e.color);
+        ++position.move_number;
+        break;
+      }
+    }
+  }
+  if (final_board != nullptr) *final_board = board;
+  return absl::OkStatus();
+}
+
+}  // namespace hane

@@ -1,0 +1,103 @@
+#include "tools/corpus_options.h"
+
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+
+namespace hane::tools {
+
+#ifndef HANE_DATASETS_DIR
+#define HANE_DATASETS_DIR "datasets"
+#endif
+
+void add_corpus_flags(CLI::App* cmd, CorpusFlags& f, const std::string& default_split) {
+  f.split = default_split;
+  cmd->add_option("paths", f.paths, "SGF/MGT files, folders (recursive) and archives (.tar.gz, .tar.bz2, .zip)")
+      ->required();
+  cmd->add_option("--size", f.board_size, "Keep only games on this board size (0: any)")->capture_default_str();
+  cmd->add_option("--min-rank", f.min_rank, "Keep only games where both players are at least this rank (e.g. 6d, 1k)");
+  cmd->add_option("--handicap", f.handicap, "Handicap games: any, only or none")
+      ->check(CLI::IsMember({"any", "only", "none"}))
+      ->capture_default_str();
+  cmd->add_option("--min-moves", f.min_moves, "Keep only games with at least this many moves")->capture_default_str();
+  cmd->add_flag("--exclude-bots", f.exclude_bots,
+                "Leave out games of known bots (list in datasets/kgs-bots.txt, or --bots)");
+  cmd->add_option("--bots", f.bots_file, "File of bot names, one per line, for --exclude-bots");
+  cmd->add_option("--split", f.split, "Which games: train (90%), validation (5%), test (5%) or all")
+      ->check(CLI::IsMember({"train", "validation", "test", "all"}))
+      ->capture_default_str();
+  cmd->add_flag("--strict", f.strict, "Reject records with any oddity instead of normalising them with a warning");
+  cmd->add_flag("--no-dedup", f.no_dedup, "Keep games that repeat an earlier game's moves");
+  cmd->add_option("--threads", f.threads, "Threads (0: one per core)")->capture_default_str();
+  cmd->add_option("--max-games", f.max_games, "Stop after this many games (0: all)")->capture_default_str();
+  cmd->add_flag("--quiet", f.quiet, "No progress lines on stderr");
+}
+
+CorpusOptions CorpusFlags::options() const {
+  CorpusOptions o;
+  o.filter.board_size = board_size;
+  if (!min_rank.empty()) {
+    const Rank r = parse_rank(min_rank);
+    if (!r.known()) throw std::runtime_error("--min-rank: cannot read rank '" + min_rank + "' (try 6d, 2k or 1p)");
+    o.filter.min_rank = r;
+  }
+  o.filter.handicap = handicap == "only" ? HandicapGames::kOnly : handicap == "none" ? HandicapGames::kNone : HandicapGames::kAny;
+  o.filter.min_moves = min_moves;
+  if (exclude_bots || !bots_file.empty()) {
+    const std::string file = bots_file.empty() ? std::string(HANE_DATASETS_DIR) + "/kgs-bots.txt" : bots_file;
+    auto names = read_name_list(file);
+    if (!names.ok()) throw std::runtime_error(std::string(names.status().message()));
+    o.filter.bots = std::move(*names);
+  }
+  o.split = *parse_split(split);
+  o.read.strict = strict;
+  o.dedup = !no_dedup;
+  o.threads = threads;
+  o.max_games = max_games;
+  o.progress = !quiet;
+  return o;
+}
+
+void print_corpus_summary(const CorpusStats& s) {
+  std::fprintf(stderr, "games: %lld read, %lld kept", static_cast<long long>(s.games_read),
+               static_cast<long long>(s.games_kept));
+  if (s.other_split > 0) std::fprintf(stderr, ", %lld in other splits", static_cast<long long>(s.other_split));
+  for (const auto& [reason, r] : s.rejected) {
+    std::fprintf(stderr, ", %lld %s", static_cast<long long>(r.count), reason.c_str());
+  }
+  std::fprintf(stderr, "\n");
+}
+
+nlohmann::json corpus_stats_json(const CorpusStats& s) {
+  nlohmann::json j;
+  j["games_read"] = s.games_read;
+  j["games_kept"] = s.games_kept;
+  j["games_in_other_splits"] = s.other_split;
+  j["positions"] = s.positions;
+  j["passes"] = s.passes;
+  j["handicap_games"] = s.handicap_games;
+  j["games_with_warnings"] = s.games_with_warnings;
+  j["rejected"] = nlohmann::json::object();
+  j["rejected_examples"] = nlohmann::json::object();
+  for (const auto& [reason, r] : s.rejected) {
+    j["rejected"][reason] = r.count;
+    j["rejected_examples"][reason] = r.examples;
+  }
+  j["ranks"] = s.ranks;
+  j["years"] = s.years;
+  for (const auto& [size, n] : s.board_sizes) j["board_sizes"][std::to_string(size)] = n;
+  j["entries_read"] = s.source.entries;
+  j["entries_skipped"] = s.source.skipped_entries;
+  j["bytes"] = s.source.bytes;
+  j["input_bytes"] = s.source.input_bytes;
+  j["seconds"] = s.seconds;
+  return j;
+}
+
+void write_json(const std::string& path, const nlohmann::json& report) {
+  std::ofstream out(path);
+  out << report.dump(2) << "\n";
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+}  // namespace hane::tools

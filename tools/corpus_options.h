@@ -1,0 +1,45 @@
+// The corpus options every command that reads games shares (filters, split, threads...).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "corpus/corpus.h"
+
+namespace hane::tools {
+
+struct CorpusFlags {
+  std::vector<std::string> paths;
+  int board_size = 19;
+  std::string min_rank;
+  std::string handicap = "any";
+  int min_moves = 0;
+  bool exclude_bots = false;
+  std::string bots_file;
+  std::string split;
+  bool strict = false;
+  bool no_dedup = false;
+  int threads = 0;
+  int64_t max_games = 0;
+  bool quiet = false;
+
+  /// The options for read_corpus; throws std::runtime_error with a clear message on bad values.
+  CorpusOptions options() const;
+};
+
+/// Adds PATH... and the corpus options to `cmd`; `default_split` is what --split defaults to.
+void add_corpus_flags(CLI::App* cmd, CorpusFlags& flags, const std::string& default_split);
+
+/// Prints a short summary of what was read (games read/kept, rejections by reason) to stderr.
+void print_corpus_summary(const CorpusStats& stats);
+
+/// The statistics as JSON: games_read, games_kept, positions, rejected (reason -> count), ...
+nlohmann::json corpus_stats_json(const CorpusStats& stats);
+
+/// Writes `report` to `path`, or throws std::runtime_error naming the file.
+void write_json(const std::string& path, const nlohmann::json& report);
+
+}  // namespace hane::tools

@@ -1,0 +1,63 @@
+// hane dataset stats: what a corpus holds, and what was left out and why.
+#include <cstdio>
+#include <memory>
+
+#include "tools/commands.h"
+#include "tools/corpus_options.h"
+#include "util/progress.h"
+
+namespace hane::tools {
+namespace {
+
+struct StatsFlags {
+  CorpusFlags corpus;
+  std::string json_path;
+};
+
+void print_stats(const CorpusStats& s) {
+  const double mb = s.source.bytes / 1e6;
+  std::printf("games read        %12s\n", with_thousands(s.games_read).c_str());
+  std::printf("games kept        %12s\n", with_thousands(s.games_kept).c_str());
+  if (s.other_split > 0) std::printf("in other splits   %12s\n", with_thousands(s.other_split).c_str());
+  std::printf("positions (moves) %12s   (%s passes besides)\n", with_thousands(s.positions).c_str(),
+              with_thousands(s.passes).c_str());
+  if (s.games_kept > 0) {
+    std::printf("handicap games    %12s   (%.1f%%)\n", with_thousands(s.handicap_games).c_str(),
+                100.0 * s.handicap_games / s.games_kept);
+    std::printf("with warnings     %12s\n", with_thousands(s.games_with_warnings).c_str());
+  }
+  std::printf("\nrejected games by reason:\n");
+  if (s.rejected.empty()) std::printf("  none\n");
+  for (const auto& [reason, r] : s.rejected) {
+    std::printf("  %-16s %10s\n", reason.c_str(), with_thousands(r.count).c_str());
+    for (const std::string& e : r.examples) std::printf("      %s\n", e.c_str());
+  }
+  std::printf("\nboard sizes (valid games):");
+  for (const auto& [size, n] : s.board_sizes) std::printf("  %dx%d: %s", size, size, with_thousands(n).c_str());
+  std::printf("\nyears:");
+  for (const auto& [year, n] : s.years) std::printf("  %s: %s", year.c_str(), with_thousands(n).c_str());
+  std::printf("\nranks (players):");
+  for (const auto& [rank, n] : s.ranks) std::printf("  %s: %s", rank.c_str(), with_thousands(n).c_str());
+  std::printf("\n\nread %s entries, %.1f MB of SGF (%.1f MB of input) in %.2f s: %.0f games/s, %.1f MB/s\n",
+              with_thousands(s.source.entries).c_str(), mb, s.source.input_bytes / 1e6, s.seconds,
+              s.games_read / s.seconds, mb / s.seconds);
+}
+
+}  // namespace
+
+void add_dataset_command(CLI::App& app) {
+  CLI::App* dataset = app.add_subcommand("dataset", "Look at game-record corpora.");
+  dataset->require_subcommand(1);
+  auto flags = std::make_shared<StatsFlags>();
+  CLI::App* stats = dataset->add_subcommand(
+      "stats", "Read every game (parse, replay, filter, deduplicate, split) and report what the corpus holds.");
+  add_corpus_flags(stats, flags->corpus, "all");
+  stats->add_option("--json", flags->json_path, "Also write the statistics to this JSON file");
+  stats->callback([flags] {
+    const CorpusStats s = read_corpus(flags->corpus.paths, flags->corpus.options(), [](CorpusGame&&) {});
+    print_stats(s);
+    if (!flags->json_path.empty()) write_json(flags->json_path, corpus_stats_json(s));
+  });
+}
+
+}  // namespace hane::tools
