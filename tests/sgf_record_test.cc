@@ -220,6 +220,13 @@ TEST(SgfRecordTest, KomiOddities) {
   EXPECT_TRUE(fox.warnings.empty());
   EXPECT_EQ(read_ok("(;AP[FoxWQ:1.0]KM[325])").komi, 6.5);
   EXPECT_EQ(read_ok("(;AP[foxwq]KM[6.5])").komi, 6.5);
+  // Fox writes two AP values; the Fox one wins, without a warning.
+  const GameRecord fox2 = read_ok("(;KM[375]AP[GNU Go:3.8]BR[P9\u6bb5]WR[5\u6bb5]AP[foxwq])");
+  EXPECT_EQ(fox2.komi, 7.5);
+  EXPECT_EQ(fox2.application, "foxwq");
+  EXPECT_EQ(fox2.black_rank, (Rank{0, 9, false}));
+  EXPECT_EQ(fox2.white_rank, (Rank{5, 0, false}));
+  EXPECT_TRUE(fox2.warnings.empty());
   const GameRecord absurd = read_ok("(;KM[375])");
   EXPECT_EQ(absurd.komi, 375);
   EXPECT_TRUE(has_warning(absurd, "absurd komi"));
@@ -343,6 +350,8 @@ TEST(SgfRecordTest, ParseRank) {
       {"9f", {}},                  {"9days", {}},               {"100k", {}},
       {"\u4e5d\u6bb5", {9, 0, false}}, {"5\u7d1a", {-5, 0, false}},
       {"3\u7ea7", {-3, 0, false}}, {"2\u6bb5", {2, 0, false}},
+      {"P9\u6bb5", {0, 9, false}}, {"p3d", {0, 3, false}},   {"P5k", {}},
+      {"Pro", {}},                 {"7\ub2e8", {7, 0, false}}, {"4\uae09", {-4, 0, false}},
   };
   for (const Case& c : cases) EXPECT_EQ(parse_rank(c.text), c.rank) << c.text;
   EXPECT_EQ((Rank{6, 0, true}).to_string(), "6d?");

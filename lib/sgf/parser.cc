@@ -201,8 +201,8 @@ class SgfParser {
                                                       "' has no capital letter"));
       }
       if (keep) {
-        tree.normalised_ids_.push_back(std::move(upper));
-        id = tree.normalised_ids_.back();
+        tree.normalised_ids_.push_front(std::move(upper));
+        id = tree.normalised_ids_.front();
       }
     }
     while (p_ < end_ && is_space(*p_)) ++p_;

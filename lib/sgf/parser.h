@@ -16,7 +16,7 @@
 #pragma once
 
 #include <cstddef>
-#include <deque>
+#include <forward_list>
 #include <span>
 #include <string>
 #include <string_view>
@@ -70,7 +70,7 @@ class ParsedTree {
   std::vector<SgfNode> nodes_;
   std::vector<SgfProperty> properties_;
   std::vector<std::string_view> values_;
-  std::deque<std::string> normalised_ids_;  // "GaMe" -> "GM"; a deque keeps them in place
+  std::forward_list<std::string> normalised_ids_;  // "GaMe" -> "GM"; nodes never move
   size_t num_variations_ = 0;
   size_t begin_ = 0;
   size_t end_ = 0;

@@ -44,11 +44,17 @@ constexpr std::string_view kCjkDigits[] = {"\u4e00", "\u4e8c", "\u4e09", "\u56db
 constexpr std::string_view kDanSign = "\u6bb5";   // 段
 constexpr std::string_view kKyuSign = "\u7d1a";   // 級
 constexpr std::string_view kKyuSign2 = "\u7ea7";  // 级
+constexpr std::string_view kDanSignKo = "\ub2e8";  // 단
+constexpr std::string_view kKyuSignKo = "\uae09";  // 급
 
 }  // namespace
 
 Rank parse_rank(std::string_view text) {
   text = trim(text);
+  // Fox writes professional ranks as "P9段".
+  const bool pro_prefix = text.size() >= 2 && (text[0] == 'P' || text[0] == 'p') &&
+                          text[1] >= '0' && text[1] <= '9';
+  if (pro_prefix) text.remove_prefix(1);
   int number = 0;
   size_t i = 0;
   while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
@@ -68,10 +74,11 @@ Rank parse_rank(std::string_view text) {
   while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
   enum { kNone, kDan, kKyu, kPro } unit = kNone;
   const std::string_view rest = text.substr(i);
-  if (rest.starts_with(kDanSign)) {
+  if (rest.starts_with(kDanSign) || rest.starts_with(kDanSignKo)) {
     unit = kDan;
     i += kDanSign.size();
-  } else if (rest.starts_with(kKyuSign) || rest.starts_with(kKyuSign2)) {
+  } else if (rest.starts_with(kKyuSign) || rest.starts_with(kKyuSign2) ||
+             rest.starts_with(kKyuSignKo)) {
     unit = kKyu;
     i += kKyuSign.size();
   } else {
@@ -80,6 +87,10 @@ Rank parse_rank(std::string_view text) {
     if (word == "d" || word == "dan") unit = kDan;
     if (word == "k" || word == "kyu") unit = kKyu;
     if (word == "p" || word == "pro") unit = kPro;
+  }
+  if (pro_prefix) {
+    if (unit != kDan) return {};
+    unit = kPro;
   }
   Rank rank;
   switch (unit) {
@@ -138,10 +149,7 @@ class Converter {
                         "]; reading text as UTF-8, or Latin-1 where not valid UTF-8"));
     }
     if (absl::Status s = read_size(root); !s.ok()) return s;
-    if (const SgfProperty* ap = root.find("AP")) record_.application = simple_text(*ap);
-    std::string ap_lower;
-    for (char c : record_.application) ap_lower.push_back(ascii_lower(c));
-    fox_ = ap_lower.starts_with("foxwq");
+    if (const SgfProperty* ap = root.find("AP")) read_application(*ap);
 
     read_game_info(nodes);
 
@@ -182,6 +190,24 @@ class Converter {
     if (p.values.size() > 1) warn(cat(p.id, " has ", p.values.size(),
                                                " values; using the first"));
     return decoder_->decode(sgf_text::unescape(p.values[0], false));
+  }
+
+  static bool is_fox(std::string_view application) {
+    std::string lower;
+    for (char c : trim(application).substr(0, 5)) lower.push_back(ascii_lower(c));
+    return lower == "foxwq";
+  }
+
+  // Fox writes two AP values ("AP[GNU Go:3.8]...AP[foxwq]"): prefer the Fox one, silently.
+  void read_application(const SgfProperty& ap) {
+    for (std::string_view v : ap.values) {
+      if (is_fox(v)) {
+        fox_ = true;
+        record_.application = std::string(trim(decoder_->decode(sgf_text::unescape(v, true))));
+        return;
+      }
+    }
+    record_.application = simple_text(ap);
   }
 
   absl::Status read_size(const SgfNode& root) {

@@ -7,8 +7,9 @@
 //   - SZ: missing means 19 (silent); "19:19" is 19; non-square, non-numeric or outside 2..25
 //     is an error.
 //   - KM: "" or unreadable -> 0; "6,5" -> 6.5; trailing text after a number ignored;
-//     |komi| > 150 kept but warned. Fox (AP starting "foxwq") stores komi x50, so there a
-//     komi with |k| > 20 is divided by 50 (silent): KM[375] -> 7.5, KM[325] -> 6.5.
+//     |komi| > 150 kept but warned. Fox (an AP value starting "foxwq"; Fox writes two AP
+//     values and the Fox one is kept) stores komi x50, so there a komi with |k| > 20 is
+//     divided by 50 (silent): KM[375] -> 7.5, KM[325] -> 6.5.
 //   - HA: "", "even" or unreadable -> 0; negative -> 0; HA[n] never places stones (only
 //     AB does); HA >= 2 with no AB in the root warns.
 //   - Points: "" is pass; "tt" is pass on boards up to 19x19 (a point on larger ones); "tt"
@@ -53,9 +54,10 @@ struct Rank {
 };
 
 /// Reads rank text: a number 1..50 (ASCII or one CJK digit), optional spaces, a unit
-/// (d / dan / 段, k / kyu / 級 / 级, p / pro, any case), an optional '?', then nothing or a
-/// non-letter ("9d, Tengen" is 9 dan). "d" and "dan" are amateur: "9 dan" in a pro game record
-/// still reads as amateur 9d. Anything else ("", "-", "Meijin", "10d" over 9) is unknown.
+/// (d / dan / 段 / 단, k / kyu / 級 / 级 / 급, p / pro, any case), an optional '?', then nothing
+/// or a non-letter ("9d, Tengen" is 9 dan). "P" before the number makes a dan rank
+/// professional (Fox: "P9段"). Otherwise "d" and "dan" are amateur: "9 dan" in a pro game
+/// record still reads as amateur 9d. Anything else ("", "-", "Meijin", "10d") is unknown.
 Rank parse_rank(std::string_view text);
 
 /// One step of the main line after the root's setup.
@@ -126,8 +128,8 @@ struct ReadOptions {
 /// with N counted from 1.
 absl::StatusOr<GameRecord> to_record(const ParsedTree& tree, const ReadOptions& options = {});
 
-/// parse_sgf + to_record of the first game tree. Later trees are ignored (with a warning);
-/// a syntax error after the first tree is ignored too.
+/// parse_sgf + to_record of the first game tree. Later trees, and a syntax error after the
+/// first tree, are ignored with a warning.
 absl::StatusOr<GameRecord> read_game(std::string_view sgf_text, const ReadOptions& options = {});
 
 }  // namespace hane
