@@ -7,5 +7,8 @@ namespace hane::tools {
 
 void add_bench_command(CLI::App& app);
 void add_dataset_command(CLI::App& app);
+void add_train_command(CLI::App& app);
+void add_eval_command(CLI::App& app);
+void add_model_command(CLI::App& app);
 
 }  // namespace hane::tools

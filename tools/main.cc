@@ -12,6 +12,9 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("hane ") + hane::tools::kVersion);
   app.require_subcommand(1);
   hane::tools::add_dataset_command(app);
+  hane::tools::add_train_command(app);
+  hane::tools::add_eval_command(app);
+  hane::tools::add_model_command(app);
   hane::tools::add_bench_command(app);
   try {
     app.parse(argc, argv);

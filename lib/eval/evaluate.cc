@@ -1,0 +1,122 @@
+#include "eval/evaluate.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "corpus/replay.h"
+#include "util/progress.h"
+
+namespace hane {
+
+int phase_of(int move_number) {
+  if (move_number <= 30) return 0;
+  if (move_number <= 100) return 1;
+  if (move_number <= 200) return 2;
+  return 3;
+}
+
+void EvalResult::add(const EvalResult& o) {
+  positions += o.positions;
+  for (int k = 0; k <= kMaxK; ++k) top[k] += o.top[k];
+  log_likelihood += o.log_likelihood;
+  guess_seconds += o.guess_seconds;
+  for (int p = 0; p < kNumPhases; ++p) {
+    phase_positions[p] += o.phase_positions[p];
+    phase_top1[p] += o.phase_top1[p];
+  }
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void evaluate_game(Guesser& guesser, const CorpusGame& game, EvalResult& r, std::vector<Vertex>& moves,
+                   std::vector<float>& scores) {
+  (void)replay(game.record, [&](const Position& p, Vertex played) {
+    if (played.is_pass()) return;
+    const Board& b = *p.board;
+    moves.resize(b.empty_points().size());
+    scores.resize(moves.size());
+    // The timed guess: list the legal moves, score them, and rank the best ten.
+    const auto start = Clock::now();
+    const int n = legal_moves(b, p.to_move, moves);
+    guesser.score(p, std::span(moves.data(), n), std::span(scores.data(), n));
+    std::array<float, EvalResult::kMaxK> best;
+    const int k = std::min(n, EvalResult::kMaxK);
+    std::partial_sort_copy(scores.begin(), scores.begin() + n, best.begin(), best.begin() + k, std::greater<float>());
+    r.guess_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+
+    int index = -1;
+    for (int i = 0; i < n; ++i) {
+      if (moves[i] == played) index = i;
+    }
+    ++r.positions;
+    const int phase = phase_of(p.move_number);
+    ++r.phase_positions[phase];
+    if (index < 0) return;  // cannot happen for a replayed legal move; counts as a miss
+    const float s = scores[index];
+    int greater = 0, equal = 0;
+    for (int i = 0; i < n; ++i) {
+      greater += scores[i] > s;
+      equal += scores[i] == s;
+    }
+    for (int kk = 1; kk <= EvalResult::kMaxK; ++kk) {
+      r.top[kk] += std::clamp(static_cast<double>(kk - greater) / equal, 0.0, 1.0);
+    }
+    r.phase_top1[phase] += std::clamp(static_cast<double>(1 - greater) / equal, 0.0, 1.0);
+    if (guesser.gives_probabilities()) r.log_likelihood += std::log(std::max(s, 1e-30f));
+  });
+}
+
+}  // namespace
+
+EvalResult evaluate(const Guesser& guesser, const std::vector<CorpusGame>& games, const EvalOptions& options) {
+  const int threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<EvalResult> results(threads);
+  std::atomic<size_t> next{0};
+  std::atomic<int64_t> done{0};
+  Progress progress("evaluating " + guesser.name(), "games", static_cast<int64_t>(games.size()));
+  {
+    std::vector<std::jthread> pool;
+    for (int t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+        std::unique_ptr<Guesser> g = guesser.clone();
+        std::vector<Vertex> moves;
+        std::vector<float> scores;
+        for (size_t i; (i = next++) < games.size();) {
+          evaluate_game(*g, games[i], results[t], moves, scores);
+          ++done;
+        }
+      });
+    }
+    while (options.progress && done < static_cast<int64_t>(games.size())) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      progress.update(done);
+    }
+  }
+  if (options.progress) progress.finish();
+  EvalResult total;
+  for (const EvalResult& r : results) total.add(r);
+  total.has_probabilities = guesser.gives_probabilities();
+  return total;
+}
+
+nlohmann::json eval_json(const EvalResult& r) {
+  nlohmann::json j;
+  j["positions"] = r.positions;
+  for (int k : {1, 3, 5, 10}) j["top" + std::to_string(k)] = r.accuracy(k);
+  j["log_likelihood"] = r.has_probabilities ? nlohmann::json(r.mean_log_likelihood()) : nlohmann::json();
+  j["us_per_guess"] = r.us_per_guess();
+  j["ratio"] = r.ratio();
+  for (int p = 0; p < kNumPhases; ++p) {
+    j["by_phase"][kPhaseNames[p]] = {
+        {"positions", r.phase_positions[p]},
+        {"top1", r.phase_positions[p] ? r.phase_top1[p] / r.phase_positions[p] : 0.0}};
+  }
+  return j;
+}
+
+}  // namespace hane

@@ -1,0 +1,43 @@
+// The guesser interface: what every move guesser (pattern table, decision tree, softmax,
+// uniform) offers to evaluation and to playout policies.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "go/position.h"
+
+namespace hane {
+
+class Guesser {
+ public:
+  virtual ~Guesser() = default;
+
+  /// Short name for reports, e.g. "diamond12 table".
+  virtual std::string name() const = 0;
+
+  /// Scores each candidate: out[i] for candidates[i], higher meaning more likely to be played.
+  /// Candidates are legal moves of position.to_move on position.board (never pass), and
+  /// out.size() == candidates.size(). If gives_probabilities(), the scores are probabilities
+  /// that sum to 1 over the candidates. May use internal scratch space: one guesser per thread
+  /// (see clone()).
+  virtual void score(const Position& position, std::span<const Vertex> candidates, std::span<float> out) = 0;
+
+  /// True if score() gives probabilities (then log-likelihoods are reported).
+  virtual bool gives_probabilities() const { return false; }
+
+  /// An independent copy for another thread (read-only model data may be shared).
+  virtual std::unique_ptr<Guesser> clone() const = 0;
+
+  /// How the guesser was made: kind, feature version, training corpus, options (free form).
+  virtual nlohmann::json info() const = 0;
+};
+
+/// The legal moves of `to_move` (no pass), in the board's empty-point order. Returns how many
+/// were written to `out` (which must hold board.empty_points().size() vertices).
+int legal_moves(const Board& board, Color to_move, std::span<Vertex> out);
+
+}  // namespace hane

@@ -1,0 +1,22 @@
+#include "predict/load.h"
+
+#include "predict/model_file.h"
+#include "predict/pattern_table.h"
+#include "predict/uniform.h"
+
+namespace hane {
+
+absl::StatusOr<std::unique_ptr<Guesser>> load_guesser(const std::string& path) {
+  if (path == "uniform") return std::make_unique<UniformGuesser>();
+  absl::StatusOr<ModelFile> file = read_model_file(path);
+  if (!file.ok()) return file.status();
+  const std::string kind = file->header.value("kind", "");
+  if (kind == "pattern-table") {
+    absl::StatusOr<PatternTable> table = pattern_table_from_file(*file, path);
+    if (!table.ok()) return table.status();
+    return std::make_unique<PatternTableGuesser>(std::make_shared<const PatternTable>(std::move(*table)));
+  }
+  return absl::InvalidArgumentError(path + ": unknown model kind '" + kind + "'");
+}
+
+}  // namespace hane
