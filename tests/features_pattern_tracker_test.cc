@@ -94,7 +94,7 @@ std::set<int> expected_dirty(const Snapshot& before, const Snapshot& after, cons
 }
 
 void play_random_games(int size, bool allow_suicide, int games, uint64_t seed, bool check_dirty,
-                       int* moves_checked, int* captures_seen) {
+                       int* moves_checked, int* captures_seen, int* suicides_seen = nullptr) {
   Rng rng(seed);
   for (int game = 0; game < games; ++game) {
     Board board(size, allow_suicide);
@@ -110,6 +110,7 @@ void play_random_games(int size, bool allow_suicide, int games, uint64_t seed, b
       ASSERT_EQ(board.play(v, c), Legality::kLegal);
       tracker.update(board, v);
       *captures_seen += board.last_removed().empty() ? 0 : 1;
+      if (suicides_seen && v.is_point() && board.is_empty(v)) ++*suicides_seen;
       ASSERT_TRUE(matches_scratch(tracker, board)) << "size " << size << " game " << game << " move " << m;
       if (check_dirty) {
         ASSERT_TRUE(dirty_is_exact(tracker, expected_dirty(before, snapshot(board), board, v)))
@@ -135,9 +136,9 @@ TEST(PatternTracker, MatchesScratchOnRandomGames) {
 TEST(PatternTracker, MatchesScratchWithSuicideAllowed) {
   // Uniform-random moves include multi-stone suicides when they are legal.
   for (int size : {5, 9}) {
-    int moves = 0, captures = 0;
-    play_random_games(size, /*allow_suicide=*/true, 40, 99 + size, /*check_dirty=*/true, &moves, &captures);
-    EXPECT_GT(moves, 0);
+    int moves = 0, captures = 0, suicides = 0;
+    play_random_games(size, /*allow_suicide=*/true, 40, 99 + size, /*check_dirty=*/true, &moves, &captures, &suicides);
+    EXPECT_GT(suicides, 10) << size;
   }
 }
 

@@ -5,8 +5,8 @@
 namespace hane {
 
 void PatternTracker::reset(const Board& board) {
-  stride_ = board.stride();
-  for (int i = 0; i < kMaxPatternPoints; ++i) offsets_[i] = kPatternOffsets[i].dy * stride_ + kPatternOffsets[i].dx;
+  const int stride = board.stride();
+  for (int i = 0; i < kMaxPatternPoints; ++i) offsets_[i] = kPatternOffsets[i].dy * stride + kPatternOffsets[i].dx;
   const int n = board.geometry().num_vertices();
   for (int i = 0; i < n; ++i) state_[i] = point_state_for_black(board, Vertex(i));
   std::fill(state_.begin() + n, state_.end(), point_state::kWall);
@@ -21,27 +21,7 @@ void PatternTracker::reset(const Board& board) {
   }
   std::fill(marked_.begin(), marked_.end(), 0u);
   epoch_ = 0;
-  num_touched_ = num_dirty_ = num_changed_ = 0;
-}
-
-inline void PatternTracker::mark(int v) {
-  if (marked_[v] == epoch_ || state_[v] == point_state::kWall) return;
-  marked_[v] = epoch_;
-  touched_[num_touched_++] = static_cast<int16_t>(v);
-}
-
-inline void PatternTracker::set_state(int v, uint8_t s) {
-  const uint8_t old = state_[v];
-  if (old == s) return;
-  state_[v] = s;
-  ++num_changed_;
-  const uint64_t delta = old ^ s;
-  // Point i of the pattern around w = v - offset[i] is v.
-  for (int i = 0; i < kMaxPatternPoints; ++i) {
-    const int w = v - offsets_[i];
-    codes_[w] ^= delta << (4 * i);
-    mark(w);
-  }
+  num_changed_ = num_dirty_ = 0;
 }
 
 void PatternTracker::refresh_chain(const Board& board, int v) {
@@ -55,16 +35,13 @@ void PatternTracker::refresh_chain(const Board& board, int v) {
 }
 
 void PatternTracker::update(const Board& board, Vertex move) {
-  num_touched_ = num_dirty_ = num_changed_ = 0;
+  num_changed_ = num_dirty_ = 0;
   if (!move.is_point()) return;
-  if (++epoch_ == 0) {  // wrapped: forget old marks
-    std::fill(marked_.begin(), marked_.end(), 0u);
-    epoch_ = 1;
-  }
   const int v = move.index();
-  const int s = stride_;
+  const int s = board.stride();
   const std::span<const int16_t> removed = board.last_removed();
 
+  // 1. The points whose state changed.
   set_state(v, point_state_for_black(board, move));
   for (int r : removed) set_state(r, point_state::kEmpty);
   for (int n : {v - s, v - 1, v + 1, v + s}) {
@@ -76,21 +53,35 @@ void PatternTracker::update(const Board& board, Vertex move) {
     }
   }
 
-  // The dirty list: changed codes at empty points, the played point, the emptied points.
-  for (int i = 0; i < num_touched_; ++i) {
-    if (state_[touched_[i]] == point_state::kEmpty) dirty_[num_dirty_++] = touched_[i];
+  // 2. Patch the codes that see them (point i of the pattern around p - offset[i] is p), and
+  // list those of empty points as dirty, each once (marked with the epoch).
+  uint32_t epoch = ++epoch_;
+  if (epoch == 0) {  // wrapped: forget old marks
+    std::fill(marked_.begin(), marked_.end(), 0u);
+    epoch = epoch_ = 1;
   }
-  if (marked_[v] != epoch_ || state_[v] != point_state::kEmpty) {
-    dirty_[num_dirty_++] = static_cast<int16_t>(v);
-    marked_[v] = epoch_;
-  }
-  for (int r : removed) {
-    // A marked removed point is empty, so it is already listed (or it is v).
-    if (marked_[r] != epoch_) {
-      dirty_[num_dirty_++] = static_cast<int16_t>(r);
-      marked_[r] = epoch_;
+  int num_dirty = 0;
+  for (int k = 0; k < num_changed_; ++k) {
+    const int p = changed_[k];
+    const uint64_t delta = delta_[k];
+    for (int i = 0; i < kMaxPatternPoints; ++i) {
+      const int w = p - offsets_[i];
+      codes_[w] ^= delta << (4 * i);
+      const bool fresh = marked_[w] != epoch;
+      marked_[w] = epoch;
+      dirty_[num_dirty] = static_cast<int16_t>(w);
+      num_dirty += fresh & (state_[w] == point_state::kEmpty);
     }
   }
+  // 3. The played point and the emptied points are dirty too.
+  // An empty marked point is listed already; an occupied v never is.
+  if (marked_[v] != epoch || state_[v] != point_state::kEmpty) dirty_[num_dirty++] = static_cast<int16_t>(v);
+  marked_[v] = epoch;
+  for (int r : removed) {
+    if (marked_[r] != epoch) dirty_[num_dirty++] = static_cast<int16_t>(r);
+    marked_[r] = epoch;
+  }
+  num_dirty_ = num_dirty;
 }
 
 }  // namespace hane

@@ -60,24 +60,29 @@ class PatternTracker {
   int num_changed_points() const { return num_changed_; }
 
  private:
-  // Sets the state of `v` to `s` and patches the codes that see it.
-  void set_state(int v, uint8_t s);
-  void mark(int v);
+  // Records a new state for `v` (no-op if unchanged); the codes are patched later.
+  void set_state(int v, uint8_t s) {
+    const uint8_t old = state_[v];
+    if (old == s) return;
+    state_[v] = s;
+    changed_[num_changed_] = static_cast<int16_t>(v);
+    delta_[num_changed_++] = static_cast<uint8_t>(old ^ s);
+  }
   // Re-reads the states of the chain of the stone at `v` if its cached state is stale.
   void refresh_chain(const Board& board, int v);
 
-  int stride_ = 0;
   std::array<int, kMaxPatternPoints> offsets_{};  // index offsets of the pattern points
   std::array<uint8_t, Board::kMaxVertices> state_{};
   std::array<uint64_t, Board::kMaxVertices> codes_{};
-  // Points whose code changed in this update (touched_) are marked with the current epoch.
+  // The points whose state changed in the last update, and old ^ new state of each.
+  std::array<int16_t, Board::kMaxVertices> changed_{};
+  std::array<uint8_t, Board::kMaxVertices> delta_{};
+  int num_changed_ = 0;
+  // Points already considered for the dirty list in this update hold the current epoch.
   std::array<uint32_t, Board::kMaxVertices> marked_{};
   uint32_t epoch_ = 0;
-  std::array<int16_t, Board::kMaxVertices> touched_{};
-  int num_touched_ = 0;
   std::array<int16_t, Board::kMaxVertices> dirty_{};
   int num_dirty_ = 0;
-  int num_changed_ = 0;
 };
 
 }  // namespace hane
