@@ -277,34 +277,13 @@ class LadderReader {
   int nodes_ = 0;
 };
 
-// Reads the ladder on `chain` of the board `after` (left unchanged), using scratch slot 1.
-bool read_ladder(const Board& after, Vertex chain, Color attacker, const LadderLimits& limits) {
-  const int libs = after.liberties(chain);
+// Reads the ladder on `chain` of `board` (left unchanged), using scratch slot 1.
+bool read_ladder(const Board& board, Vertex chain, Color attacker, const LadderLimits& limits) {
+  const int libs = board.liberties(chain);
   if (libs < 1 || libs > 2) return false;
   Board& work = scratch(1);
-  work = after;
+  work = board;
   return LadderReader(chain, attacker, limits).captured(work);
-}
-
-// The board after `c` plays `v`, in scratch slot 0.
-const Board& board_after(const Board& board, Vertex v, Color c) {
-  Board& after = scratch(0);
-  after = board;
-  after.play_legal(v, c);
-  return after;
-}
-
-// Ladder capture: `after` is the board after c played v; the opponent chains next to v that
-// had 2 liberties before are the targets.
-bool ladder_capture_of(const Board& board, const Board& after, Color c, const Neighbourhood& nb,
-                       const LadderLimits& limits) {
-  for (int i = 0; i < nb.num_opp; ++i) {
-    const Vertex target(nb.opp[i]);
-    if (board.liberties(target) == 2 && after.liberties(target) == 1 && read_ladder(after, target, c, limits)) {
-      return true;
-    }
-  }
-  return false;
 }
 
 // Up to 16 own chains in atari saved by the move: their heads (on `board`).
@@ -342,15 +321,75 @@ int saved_chains(const Board& board, Color c, const Neighbourhood& nb, int libs_
   return n;
 }
 
-// Ladder escape: `after` is the board after c played v; `saved` the chains it saved.
-bool ladder_escape_of(const Board& after, Color c, const std::array<Vertex, 16>& saved, int num_saved,
-                      const LadderLimits& limits) {
-  for (int i = 0; i < num_saved; ++i) {
-    const int libs = after.liberties(saved[i]);
-    if (libs >= 3) return true;
-    if (libs == 2 && !read_ladder(after, saved[i], opponent(c), limits)) return true;
+struct LadderAnswers {
+  bool capture = false;
+  bool escape = false;
+};
+
+// Ladder capture and escape (as declared in tactics.h) of `c` playing v: `libs` is the
+// merged chain's liberties after the move (capped, >= 3 meaning 3+), `captures` whether the
+// move captures, `saved` the chains it saves. Each answer is decided without a board when it
+// can be; otherwise the move is played once (scratch slot 0) and each read starts from a copy
+// (slot 1), except the last one, which reads on that board itself.
+LadderAnswers move_ladders(const Board& board, Vertex v, Color c, const Neighbourhood& nb, int libs, bool captures,
+                           const std::array<Vertex, 16>& saved, int num_saved, bool want_capture, bool want_escape,
+                           const LadderLimits& limits) {
+  const Color opp = opponent(c);
+  LadderAnswers out;
+  struct Read {
+    Vertex chain;
+    bool escape;  // a saved chain (attacker: opp) or an atari target (attacker: c)
+  };
+  std::array<Read, 20> reads;
+  int num_reads = 0;
+  if (want_escape) {
+    for (int i = 0; i < num_saved && !out.escape; ++i) {
+      if (nb.is_own(saved[i].index())) {
+        if (libs >= 3) out.escape = true;  // joined at v: its liberties are the move's
+        else reads[num_reads++] = {saved[i], true};
+      } else {
+        reads[num_reads++] = {saved[i], true};  // freed by a capture: look on the board after
+      }
+    }
+    if (out.escape) num_reads = 0;
   }
-  return false;
+  if (want_capture) {
+    for (int i = 0; i < nb.num_opp; ++i) {
+      const Vertex target(nb.opp[i]);
+      if (board.liberties(target) != 2) continue;
+      // The target runs at its other liberty. As in LadderReader::attacker_captures: if the
+      // atari captures nothing and the run has 4+ liberties before it, it has 3+ after it.
+      std::array<Vertex, 2> two;
+      board.liberties_of(target, two);
+      const Vertex other = two[0] == v ? two[1] : two[0];
+      if (!captures && board.legal(other, opp) == Legality::kLegal && liberties_after(board, other, opp, 4) >= 4) {
+        continue;
+      }
+      reads[num_reads++] = {target, false};
+    }
+  }
+  if (num_reads == 0) return out;
+  Board& after = scratch(0);
+  after = board;
+  after.play_legal(v, c);
+  for (int i = 0; i < num_reads; ++i) {
+    const Read& r = reads[i];
+    if (r.escape ? out.escape : out.capture) continue;
+    const int chain_libs = after.liberties(r.chain);
+    bool captured;
+    if (r.escape && chain_libs >= 3) {
+      captured = false;
+    } else if (chain_libs < 1 || chain_libs > 2) {
+      captured = false;
+    } else if (i + 1 == num_reads) {
+      captured = LadderReader(r.chain, r.escape ? opp : c, limits).captured(after);
+    } else {
+      captured = read_ladder(after, r.chain, r.escape ? opp : c, limits);
+    }
+    if (r.escape && !captured) out.escape = true;
+    if (!r.escape && captured) out.capture = true;
+  }
+  return out;
 }
 
 }  // namespace
@@ -376,18 +415,18 @@ bool ladder_captured(const Board& board, Vertex chain, Color attacker, const Lad
 
 bool ladder_capture(const Board& board, Vertex v, Color c, const LadderLimits& limits) {
   const Neighbourhood nb(board, v, c);
-  bool atari = false;
-  for (int i = 0; i < nb.num_opp; ++i) {
-    if (board.liberties(Vertex(nb.opp[i])) == 2) atari = true;
-  }
-  return atari && ladder_capture_of(board, board_after(board, v, c), c, nb, limits);
+  bool captures = false;
+  for (int i = 0; i < nb.num_opp; ++i) captures |= board.liberties(Vertex(nb.opp[i])) == 1;
+  const std::array<Vertex, 16> none{};
+  return move_ladders(board, v, c, nb, 0, captures, none, 0, true, false, limits).capture;
 }
 
 bool ladder_escape(const Board& board, Vertex v, Color c, const LadderLimits& limits) {
   const Neighbourhood nb(board, v, c);
+  const int libs = merged_liberties(board, v, c, nb, 3);
   std::array<Vertex, 16> saved;
-  const int num_saved = saved_chains(board, c, nb, merged_liberties(board, v, c, nb, 2), saved, nullptr);
-  return num_saved > 0 && ladder_escape_of(board_after(board, v, c), c, saved, num_saved, limits);
+  const int num_saved = saved_chains(board, c, nb, libs, saved, nullptr);
+  return move_ladders(board, v, c, nb, libs, false, saved, num_saved, false, true, limits).escape;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -543,8 +582,16 @@ MoveFacts move_facts(const Board& board, Vertex v, Color c, LadderReading ladder
     f.saved_stones = static_cast<uint16_t>(stones);
   }
 
-  // Vital points have at least two empty neighbours and touch at most one colour.
-  if (nb.empties >= 2 && (nb.num_own == 0 || nb.num_opp == 0)) {
+  // Vital points have at least two empty neighbours and touch at most one colour, and in
+  // every killing shape the vital point's neighbours have at most 2 neighbours in the space (all
+  // of their empty neighbours): open areas fail this at once, without a flood fill.
+  bool maybe_vital = nb.empties >= 2 && (nb.num_own == 0 || nb.num_opp == 0);
+  if (maybe_vital) {
+    for (Vertex n : board.neighbours(v)) {
+      if (board.is_empty(n) && board.empty_neighbours(n) > 2) maybe_vital = false;
+    }
+  }
+  if (maybe_vital) {
     if (const auto eye = nakade_shape(board, v); eye && eye->vital == v) {
       f.nakade_size = static_cast<uint8_t>(eye->size);
       f.nakade_own = eye->owner == c;
@@ -554,9 +601,10 @@ MoveFacts move_facts(const Board& board, Vertex v, Color c, LadderReading ladder
   if (ladders == LadderReading::kRead) {
     f.ladders_read = true;
     if (atari_chains > 0 || num_saved > 0) {
-      const Board& after = board_after(board, v, c);
-      if (atari_chains > 0) f.ladder_capture = ladder_capture_of(board, after, c, nb, limits);
-      if (num_saved > 0) f.ladder_escape = ladder_escape_of(after, c, saved, num_saved, limits);
+      const LadderAnswers answers =
+          move_ladders(board, v, c, nb, libs, captured > 0, saved, num_saved, atari_chains > 0, num_saved > 0, limits);
+      f.ladder_capture = answers.capture;
+      f.ladder_escape = answers.escape;
     }
   }
   return f;
