@@ -152,6 +152,7 @@ class Converter {
     if (const SgfProperty* ap = root.find("AP")) read_application(*ap);
 
     read_game_info(nodes);
+    record_.events.reserve(nodes.size());
 
     for (size_t n = 0; n < nodes.size(); ++n) {
       if (absl::Status s = read_node(nodes[n], n == 0); !s.ok()) return s;

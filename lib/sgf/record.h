@@ -12,6 +12,7 @@
 //     divided by 50 (silent): KM[375] -> 7.5, KM[325] -> 6.5.
 //   - HA: "", "even" or unreadable -> 0; negative -> 0; HA[n] never places stones (only
 //     AB does); HA >= 2 with no AB in the root warns.
+//   - PL: B / W / black / white, any case; anything else is ignored.
 //   - Points: "" is pass; "tt" is pass on boards up to 19x19 (a point on larger ones); "tt"
 //     or "" in AB/AW/AE is skipped. Compressed lists "aa:cc" expand row by row.
 //   - A single-valued property with several values (B[aa]B[bb] merged by the parser, PB twice)
