@@ -9,6 +9,8 @@
 
 namespace hane {
 
+static_assert(sizeof(MoveFacts) <= 16, "MoveFacts is documented as at most 16 bytes");
+
 namespace {
 
 constexpr int kWords = (Board::kMaxVertices + 63) / 64;

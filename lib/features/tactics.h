@@ -117,7 +117,7 @@ int edge_line(const Geometry& g, Vertex v);
 
 enum class LadderReading : uint8_t { kSkip, kRead };
 
-/// Facts about `c` playing the legal move `v`. 16 bytes. Counts of stones are exact; chains
+/// Facts about `c` playing the legal move `v`, in at most 16 bytes. Counts of stones are exact; chains
 /// and liberties are capped as noted.
 struct MoveFacts {
   static constexpr int kLibertyCap = 4;
@@ -167,9 +167,12 @@ struct MoveFacts {
 };
 
 /// All facts about `c` playing the legal move `v`. Without ladders the cost is a few tens of
-/// ns (neighbour chains' liberty counts; liberty sets only near short chains; a walk of the
-/// captured stones; a flood fill of at most 7 points for nakade). With ladders, moves that give
-/// atari or save an atari chain also cost one board copy each plus the read.
+/// ns (neighbour chains' liberty counts; liberty sets only next to chains of few liberties; a
+/// walk of the captured stones; for nakade, a flood fill of at most 7 points only where the
+/// neighbours' empty counts allow a vital point). With ladders, a move that gives atari or
+/// saves an atari chain is first decided without playing when it can be (the atari'd chain
+/// runs to 4+ liberties; the saved chain has 3+); otherwise it costs one board copy plus the
+/// read (about 1 us on 19x19).
 MoveFacts move_facts(const Board& board, Vertex v, Color c, LadderReading ladders = LadderReading::kSkip,
                      const LadderLimits& limits = {});
 
