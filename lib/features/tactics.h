@@ -117,8 +117,8 @@ int edge_line(const Geometry& g, Vertex v);
 
 enum class LadderReading : uint8_t { kSkip, kRead };
 
-/// Facts about `c` playing the legal move `v`, in at most 16 bytes. Counts of stones are exact; chains
-/// and liberties are capped as noted.
+/// Facts about `c` playing the legal move `v`, in at most 16 bytes. Counts of stones are
+/// exact; chains and liberties are capped as noted.
 struct MoveFacts {
   static constexpr int kLibertyCap = 4;
 
