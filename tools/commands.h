@@ -8,6 +8,9 @@ namespace hane::tools {
 void add_bench_command(CLI::App& app);
 void add_dataset_command(CLI::App& app);
 void add_train_command(CLI::App& app);
+// `hane train softmax` and `hane train tree`, each in its own file, added under `train`.
+void add_train_softmax_command(CLI::App* train);
+void add_train_tree_command(CLI::App* train);
 void add_eval_command(CLI::App& app);
 void add_model_command(CLI::App& app);
 

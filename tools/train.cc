@@ -67,6 +67,9 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--min-seen", diamond->min_seen, "Leave out diamond patterns seen fewer times (they use the 3x3 ratio)")
       ->capture_default_str();
   cmd->callback([diamond] { train_diamond(*diamond); });
+
+  add_train_softmax_command(train);
+  add_train_tree_command(train);
 }
 
 }  // namespace hane::tools
