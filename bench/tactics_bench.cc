@@ -70,8 +70,9 @@ void BM_TacticsMoveFacts(benchmark::State& state) {
   state.counters["candidates"] = static_cast<double>(moves.size());
   state.counters["ataris"] = ataris;
   state.counters["saves"] = saves;
-  state.counters["ns/candidate"] = benchmark::Counter(
-      static_cast<double>(state.iterations() * moves.size()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns/candidate"] =
+      benchmark::Counter(static_cast<double>(state.iterations() * moves.size()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_TacticsMoveFacts)->ArgsProduct({{0, 1}, {0, 1}})->Unit(benchmark::kMicrosecond);
 
