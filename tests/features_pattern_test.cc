@@ -544,6 +544,11 @@ TEST(PatternSymmetry, CanonicalIsInvariantAndMinimal) {
   // (1,1) (1,2) (1,3+) (2,2) (2,3+) (3+,3+).
   EXPECT_EQ(classes.size(), 6u);
   static_assert(canonical(0, PatternShape::k3x3) == 0);
+  // A diamond code gives its 3x3 prefix's canonical code.
+  for (int n = 0; n < 1000; ++n) {
+    const uint64_t code = random_code(rng, kDiamond);
+    EXPECT_EQ(canonical(code, k3x3), canonical(shrink(code, k3x3), k3x3));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

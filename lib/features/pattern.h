@@ -169,12 +169,14 @@ constexpr uint64_t min(uint64_t a, uint64_t b) { return a < b ? a : b; }
 }  // namespace pattern_detail
 
 /// The canonical code: the minimum of the raw code over the 8 symmetries of the square, so
-/// that rotated and mirrored copies of a pattern share one code. `code` must be a raw code of
-/// `shape` (bits outside pattern_mask(shape) zero). Canonical codes keep the colour relativity
-/// of raw codes (colours are not swapped).
+/// that rotated and mirrored copies of a pattern share one code. Bits of `code` outside
+/// pattern_mask(shape) are ignored, so canonical(diamond12_code, k3x3) is the canonical 3x3
+/// code. Canonical codes keep the colour relativity of raw codes (colours are not swapped).
+/// About 40 register operations (8 images by lane rotations and one mirror, then a minimum).
 constexpr uint64_t canonical(uint64_t code, PatternShape shape) {
   using namespace pattern_detail;
-  (void)shape;  // Both shapes use the same lanes; a 3x3 code has lane 2 zero in every image.
+  // Both shapes use the same lanes; a 3x3 code has lane 2 zero in every image.
+  code &= pattern_mask(shape);
   const uint64_t r1 = rotate(code), r2 = rotate(r1), r3 = rotate(r2);
   const uint64_t m0 = mirror(code), m1 = rotate(m0), m2 = rotate(m1), m3 = rotate(m2);
   return min(min(min(code, r1), min(r2, r3)), min(min(m0, m1), min(m2, m3)));
