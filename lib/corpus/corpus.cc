@@ -1,6 +1,7 @@
 #include "corpus/corpus.h"
 
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
