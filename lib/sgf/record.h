@@ -26,7 +26,9 @@
 // GB2312, GBK, GB18030, CP936 (decoded as GB18030); Big5 (decoded as CP950); anything else
 // iconv knows. Output is always valid UTF-8: undecodable bytes become U+FFFD (warning).
 // Without CA (or with one iconv does not know: warning) a value that is valid UTF-8 is kept
-// and any other is decoded as Latin-1 (the FF[4] default) with a warning.
+// and any other is decoded as Latin-1 (the FF[4] default) with a warning. Escapes are undone
+// on the raw bytes before decoding (as FF[4] says), so a Big5/GBK character whose second byte
+// is '\' (0x5C) reads right only if the writer escaped it. Per-move comments are not kept.
 #pragma once
 
 #include <string>
