@@ -2,6 +2,7 @@
 
 #include "predict/model_file.h"
 #include "predict/pattern_table.h"
+#include "predict/tree.h"
 #include "predict/uniform.h"
 
 namespace hane {
@@ -15,6 +16,11 @@ absl::StatusOr<std::unique_ptr<Guesser>> load_guesser(const std::string& path) {
     absl::StatusOr<PatternTable> table = pattern_table_from_file(*file, path);
     if (!table.ok()) return table.status();
     return std::make_unique<PatternTableGuesser>(std::make_shared<const PatternTable>(std::move(*table)));
+  }
+  if (kind == "decision-tree") {
+    absl::StatusOr<DecisionTree> tree = tree_from_file(*file, path);
+    if (!tree.ok()) return tree.status();
+    return std::make_unique<TreeGuesser>(std::make_shared<const DecisionTree>(std::move(*tree)));
   }
   return absl::InvalidArgumentError(path + ": unknown model kind '" + kind + "'");
 }

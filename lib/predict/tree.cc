@@ -1,0 +1,199 @@
+#include "predict/tree.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "util/progress.h"
+
+namespace hane {
+namespace {
+
+constexpr std::string_view kKind = "decision-tree";
+
+std::string orientation_name(const TreeFeatureOptions& f) { return f.canonical ? "canonical" : "board"; }
+
+}  // namespace
+
+int DecisionTree::depth() const {
+  if (nodes.empty()) return 0;
+  // Children always have larger indices than their parents: one pass in index order.
+  std::vector<int> d(nodes.size(), 0);
+  int deepest = 0;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    deepest = std::max(deepest, d[i] + 1);
+    for (int32_t c : nodes[i].child) {
+      if (c >= 0) d[c] = d[i] + 1;
+    }
+  }
+  return deepest;
+}
+
+std::string DecisionTree::dump() const {
+  std::string out = "decision tree: " + with_thousands(num_leaves()) + " leaves, " +
+                    with_thousands(static_cast<int64_t>(nodes.size())) + " questions, depth " +
+                    std::to_string(depth()) + ", feature version " + std::to_string(kTreeFeatureVersion) +
+                    ", orientation " + orientation_name(features) + ", ladders " +
+                    (features.ladders ? "read" : "not read") + "\n";
+  struct Item {
+    int32_t ref;
+    int indent;
+    const char* label;
+  };
+  std::vector<Item> stack = {{nodes.empty() ? ~0 : 0, 0, ""}};
+  char buf[160];
+  while (!stack.empty()) {
+    const Item it = stack.back();
+    stack.pop_back();
+    out.append(2 * it.indent, ' ');
+    out += it.label;
+    if (it.ref >= 0) {
+      const TreeNode& n = nodes[it.ref];
+      out += '[';
+      out += std::to_string(it.ref);
+      out += "] ";
+      out += describe(n.question);
+      out += '\n';
+      stack.push_back({n.child[0], it.indent + 1, "no: "});
+      stack.push_back({n.child[1], it.indent + 1, "yes: "});
+    } else {
+      const TreeLeaf& l = leaves[~it.ref];
+      std::snprintf(buf, sizeof buf, "leaf %d: p=%.6g played=%.0f seen=%.1f\n", ~it.ref, l.probability, l.played,
+                    l.seen);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+absl::Status save_tree(const DecisionTree& tree, const std::string& path) {
+  PayloadWriter w;
+  w.u32(static_cast<uint32_t>(tree.nodes.size()));
+  w.u32(static_cast<uint32_t>(tree.leaves.size()));
+  for (const TreeNode& n : tree.nodes) {
+    w.u8(n.question.input);
+    w.u32(n.question.values);
+    w.u32(static_cast<uint32_t>(n.child[0]));
+    w.u32(static_cast<uint32_t>(n.child[1]));
+  }
+  for (const TreeLeaf& l : tree.leaves) {
+    w.f32(l.probability);
+    w.f32(l.played);
+    w.f32(l.seen);
+  }
+  const nlohmann::json header = {
+      {"kind", kKind},
+      {"feature_version", kTreeFeatureVersion},
+      {"board_size", 19},
+      {"leaves", tree.leaves.size()},
+      {"internal_nodes", tree.nodes.size()},
+      {"depth", tree.depth()},
+      {"features", {{"orientation", orientation_name(tree.features)}, {"ladders", tree.features.ladders}}},
+      {"prior_strength", tree.prior_strength},
+      {"training", tree.training},
+      {"validation_curve", tree.validation_curve},
+  };
+  return write_model_file(path, header, w.bytes());
+}
+
+absl::StatusOr<DecisionTree> tree_from_file(const ModelFile& file, const std::string& path) {
+  const nlohmann::json& h = file.header;
+  auto fail = [&](const std::string& why) { return absl::InvalidArgumentError(path + ": " + why); };
+  if (h.value("kind", "") != kKind) return fail("not a decision-tree model");
+  if (h.value("feature_version", -1) != kTreeFeatureVersion) {
+    return fail("tree feature version " + h.value("feature_version", nlohmann::json()).dump() +
+                " does not match this hane's version " + std::to_string(kTreeFeatureVersion) + ": retrain the model");
+  }
+  DecisionTree t;
+  const nlohmann::json features = h.value("features", nlohmann::json::object());
+  const std::string orientation = features.is_object() ? features.value("orientation", "") : "";
+  if (orientation != "canonical" && orientation != "board") {
+    return fail("unknown orientation '" + orientation + "' in the header's features");
+  }
+  if (!features.contains("ladders") || !features["ladders"].is_boolean()) return fail("header features lack \"ladders\"");
+  t.features.canonical = orientation == "canonical";
+  t.features.ladders = features["ladders"].get<bool>();
+  t.prior_strength = h.value("prior_strength", 0.0);
+  t.training = h.value("training", nlohmann::json::object());
+  t.validation_curve = h.value("validation_curve", nlohmann::json::array());
+
+  PayloadReader r(file.payload);
+  const uint32_t n = r.u32(), num_leaves = r.u32();
+  if (!r.ok()) return fail("corrupt payload: truncated before the tree's size");
+  constexpr size_t kNodeBytes = 13, kLeafBytes = 12;
+  if (static_cast<uint64_t>(num_leaves) != uint64_t{n} + 1) {
+    return fail("corrupt payload: " + std::to_string(num_leaves) + " leaves for " + std::to_string(n) +
+                " questions (a binary tree has one more leaf than questions)");
+  }
+  if (r.remaining() != n * kNodeBytes + num_leaves * kLeafBytes) {
+    return fail("corrupt payload: " + std::to_string(r.remaining()) + " bytes for " + std::to_string(n) +
+                " questions and " + std::to_string(num_leaves) + " leaves (expected " +
+                std::to_string(n * kNodeBytes + num_leaves * kLeafBytes) + ")");
+  }
+  t.nodes.resize(n);
+  t.leaves.resize(num_leaves);
+  std::vector<uint8_t> node_refs(n, 0), leaf_refs(num_leaves, 0);
+  for (uint32_t i = 0; i < n; ++i) {
+    TreeNode& node = t.nodes[i];
+    node.question.input = r.u8();
+    node.question.values = r.u32();
+    node.child[0] = static_cast<int32_t>(r.u32());
+    node.child[1] = static_cast<int32_t>(r.u32());
+    if (!valid_question(node.question)) {
+      return fail("corrupt tree: question " + std::to_string(i) + " asks input " +
+                  std::to_string(node.question.input) + " about the value set " + std::to_string(node.question.values));
+    }
+    for (int32_t c : node.child) {
+      if (c >= 0) {
+        if (static_cast<uint32_t>(c) <= i || static_cast<uint32_t>(c) >= n || node_refs[c]++) {
+          return fail("corrupt tree: question " + std::to_string(i) + " has a bad child " + std::to_string(c));
+        }
+      } else if (static_cast<uint32_t>(~c) >= num_leaves || leaf_refs[~c]++) {
+        return fail("corrupt tree: question " + std::to_string(i) + " has a bad leaf " + std::to_string(~c));
+      }
+    }
+  }
+  for (uint32_t i = 1; i < n; ++i) {
+    if (!node_refs[i]) return fail("corrupt tree: question " + std::to_string(i) + " is never reached");
+  }
+  for (uint32_t i = 0; i < num_leaves; ++i) {
+    if (n > 0 && !leaf_refs[i]) return fail("corrupt tree: leaf " + std::to_string(i) + " is never reached");
+    TreeLeaf& l = t.leaves[i];
+    l.probability = r.f32();
+    l.played = r.f32();
+    l.seen = r.f32();
+    if (!(l.probability > 0 && l.probability <= 1) || !std::isfinite(l.played) || !std::isfinite(l.seen) ||
+        l.played < 0 || l.seen < 0) {
+      return fail("corrupt tree: leaf " + std::to_string(i) + " has probability " + std::to_string(l.probability));
+    }
+  }
+  if (!r.ok() || r.remaining() != 0) return fail("corrupt payload at byte " + std::to_string(r.offset()));
+  return t;
+}
+
+std::string TreeGuesser::name() const { return "tree (" + with_thousands(tree_->num_leaves()) + " leaves)"; }
+
+void TreeGuesser::score(const Position& position, std::span<const Vertex> candidates, std::span<float> out) {
+  maker_.set_position(position);
+  TreeInputs in;
+  float sum = 0;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    maker_.inputs(candidates[i], in);
+    out[i] = tree_->leaves[tree_->leaf_of(in)].probability;
+    sum += out[i];
+  }
+  if (sum > 0) {
+    const float inv = 1.0f / sum;
+    for (float& s : out) s *= inv;
+  }
+}
+
+nlohmann::json TreeGuesser::info() const {
+  return {{"kind", kKind},
+          {"feature_version", kTreeFeatureVersion},
+          {"leaves", tree_->num_leaves()},
+          {"depth", tree_->depth()},
+          {"features", {{"orientation", orientation_name(tree_->features)}, {"ladders", tree_->features.ladders}}},
+          {"training", tree_->training}};
+}
+
+}  // namespace hane

@@ -1,0 +1,117 @@
+// Growing the decision tree (tree.h) greedily on a sample of training positions.
+//
+// Sample. Positions of the training games are drawn at random (each kept with probability
+// positions / total); of each drawn position the played move is always kept and every other
+// legal move with probability `negatives`, counting 1 / negatives times (an unbiased estimate of
+// "seen", in memory proportional to the sample: 44 bytes a kept candidate). Validation positions
+// keep every legal move, so that top-1 and the log-likelihood of the normalised guess can be
+// measured exactly as `hane eval` does.
+//
+// Growth (best-first, as in H. Shi, "Best-first Decision Tree Learning", 2007): every leaf keeps
+// its candidates (a contiguous range of the sample, partitioned in place at each split) and its
+// best question, found from one histogram of (played, not played) counts per input and value:
+// for each input the values are sorted by their played ratio and every prefix is a candidate
+// value set (optimal for two classes, Breiman et al. 1984, theorem 4.5). A leaf's probability
+// is smoothed towards its parent's,
+//
+//   p = (played + k p_parent) / (seen + k),        k = prior_strength,
+//
+// and a split's gain is the rise in the training sample's log-likelihood of the played /
+// not-played labels, sum of played ln p + (seen - played) ln(1 - p) over the two children
+// minus the parent's. Each step splits the leaf of largest gain (a priority queue), until
+// max_leaves, or until no split gains, or (early_stop) until the validation log-likelihood has
+// not improved while the tree grew by a factor `patience`; the tree returned is then the one of
+// best validation log-likelihood (splits are kept in order, so any earlier tree is a prefix).
+// A histogram is computed for the smaller child only when the parent's is kept (leaves of at
+// least 32k candidates); both cores work at once: on large leaves each takes a share of the
+// candidates, on small ones each splits its own leaf (the queue's top leaves).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "corpus/corpus.h"
+#include "predict/tree.h"
+
+namespace hane {
+
+/// One candidate of the sample.
+struct TreeRow {
+  TreeInputs in;
+  uint8_t played = 0;
+};
+
+struct TreeSample {
+  std::vector<TreeRow> rows;
+  /// With whole positions (validation): position i holds rows [position_start[i],
+  /// position_start[i + 1]). Empty for training samples.
+  std::vector<int64_t> position_start;
+  int64_t positions = 0;         // positions drawn
+  int64_t legal_moves = 0;       // legal moves of the drawn positions (rows before thinning)
+  double negative_weight = 1;    // how many candidates a kept non-played row stands for
+};
+
+struct TreeSampleOptions {
+  /// Positions to draw (each kept with probability positions / total); 0 = all of them.
+  int64_t positions = 0;
+  /// Fraction of the non-played legal moves kept, in (0, 1].
+  double negatives = 1;
+  /// Keep position boundaries (position_start), for measuring top-1.
+  bool whole_positions = false;
+  TreeFeatureOptions features;
+  uint64_t seed = 1;
+  int threads = 0;  // 0: one per core
+  bool progress = true;
+  std::string what = "sampling positions";
+};
+
+/// Replays `games` and computes the inputs of the sampled candidates. Deterministic for a
+/// seed (each game draws from its own generator), whatever the number of threads.
+TreeSample sample_tree_inputs(const std::vector<CorpusGame>& games, const TreeSampleOptions& options);
+
+struct TreeTrainOptions {
+  int max_leaves = 10000;
+  /// Least number of sample candidates in each child of a split.
+  int64_t min_leaf = 20;
+  /// k in the smoothing towards the parent's probability (in candidates "seen").
+  double prior_strength = 4;
+  /// Least gain (nats on the training sample) worth a split.
+  double min_gain = 1e-6;
+  /// Stop once the validation log-likelihood has not improved since the tree had 1/patience
+  /// of its leaves (and 64 fewer), and return the best tree; needs a validation sample.
+  bool early_stop = true;
+  double patience = 1.5;
+  /// Leaf counts at which to also return the tree as it was (if growth gets that far).
+  std::vector<int> snapshots;
+  TreeFeatureOptions features;  // recorded in the trees (the samples must have been made with them)
+  int threads = 0;  // 0: one per core
+  bool progress = true;
+};
+
+/// One measurement of the growing tree on the validation sample.
+struct TreeCurvePoint {
+  int leaves = 0;
+  double top1 = 0;            // ties broken at random in expectation, as in evaluate()
+  double log_likelihood = 0;  // mean ln P(played), P normalised over the legal moves (nats)
+  double train_gain = 0;      // total gain so far on the training sample (nats)
+  double seconds = 0;         // since growth began
+};
+
+struct TreeTrainResult {
+  DecisionTree tree;                     // the best tree on validation, or the last one
+  std::vector<DecisionTree> snapshots;   // for the reached options.snapshots, in their order
+  std::vector<int> snapshot_leaves;
+  std::vector<TreeCurvePoint> curve;
+  bool stopped_early = false;
+  double seconds = 0;
+};
+
+/// Grows the tree on `train` (whose rows are reordered) and measures it on `validation`
+/// (whole positions; may be empty: then no curve and no early stop). Trees carry
+/// options.features and prior_strength, and a "growth" summary in training.
+TreeTrainResult grow_tree(TreeSample& train, const TreeSample& validation, const TreeTrainOptions& options);
+
+/// The JSON of a curve: [{leaves, top1, log_likelihood, train_gain, seconds}, ...].
+nlohmann::json curve_json(const std::vector<TreeCurvePoint>& curve);
+
+}  // namespace hane
