@@ -1,8 +1,125 @@
-// hane train softmax (being written: registers nothing yet).
+// hane train softmax: learn the linear-softmax guesser (predict/softmax_train.h).
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include "predict/softmax_train.h"
 #include "tools/commands.h"
+#include "tools/corpus_options.h"
+#include "util/progress.h"
 
 namespace hane::tools {
+namespace {
 
-void add_train_softmax_command(CLI::App*) {}
+struct SoftmaxFlags {
+  CorpusFlags corpus;
+  std::string out;
+  std::string features = "rollout";
+  std::string json_path;
+  SoftmaxTrainOptions train;
+};
+
+void train(SoftmaxFlags& f) {
+  const auto start = std::chrono::steady_clock::now();
+  // Train and validation games are both needed: read every split and keep those two.
+  CorpusOptions co = f.corpus.options();
+  if (co.split != Split::kTrain) throw std::runtime_error("hane train softmax trains on --split train (and validates on the validation split)");
+  co.split = Split::kAll;
+  CorpusStats stats;
+  std::vector<CorpusGame> all = load_corpus(f.corpus.paths, co, &stats);
+  print_corpus_summary(stats);
+  std::vector<CorpusGame> train_games, validation_games;
+  for (CorpusGame& g : all) {
+    if (g.split == Split::kTrain) train_games.push_back(std::move(g));
+    if (g.split == Split::kValidation) validation_games.push_back(std::move(g));
+  }
+  all.clear();
+  all.shrink_to_fit();
+  if (train_games.empty()) throw std::runtime_error("no training games (see the rejections above)");
+  std::fprintf(stderr, "%s training games, %s validation games\n",
+               with_thousands(static_cast<int64_t>(train_games.size())).c_str(),
+               with_thousands(static_cast<int64_t>(validation_games.size())).c_str());
+
+  SoftmaxTrainOptions o = f.train;
+  o.feature_set = *parse_feature_set(f.features);
+  o.threads = f.corpus.threads;
+  o.progress = !f.corpus.quiet;
+  SoftmaxModel model = train_softmax(train_games, validation_games, o);
+  model.training["inputs"] = f.corpus.paths;
+  model.training["corpus"] = corpus_stats_json(stats);
+  if (absl::Status s = save_softmax_model(model, f.out); !s.ok()) throw std::runtime_error(std::string(s.message()));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  const nlohmann::json& t = model.training;
+  std::printf("trained a softmax %s model on %s games (%s of %s positions cached) in %.1f s\n", f.features.c_str(),
+              with_thousands(static_cast<int64_t>(train_games.size())).c_str(),
+              with_thousands(t["positions_cached"].get<int64_t>()).c_str(),
+              with_thousands(t["train_positions"].get<int64_t>()).c_str(), seconds);
+  std::printf("weights: %s (%d fixed", with_thousands(model.num_weights()).c_str(), num_fixed_features(model.feature_set));
+  for (const auto& [kind, n] : t["patterns_kept"].items()) {
+    std::printf(", %s %s", with_thousands(n.get<int64_t>()).c_str(), kind.c_str());
+  }
+  std::printf(" patterns seen >= %lld times)\n", static_cast<long long>(o.min_count));
+  std::printf("%5s %10s %10s %10s %9s %7s\n", "epoch", "train loss", "val top1", "val loglik", "step", "s");
+  for (const auto& e : t["epochs"]) {
+    std::printf("%5d %10.4f %9.2f%% %10.4f %9.2g %7.0f%s\n", e["epoch"].get<int>(), e["train_loss"].get<double>(),
+                100 * e["validation_top1"].get<double>(), e["validation_log_likelihood"].get<double>(),
+                e["learning_rate"].get<double>(), e["seconds"].get<double>(),
+                e["epoch"] == t["best_epoch"] ? "  <- kept" : "");
+  }
+  std::printf("wrote %s\n", f.out.c_str());
+  if (!f.json_path.empty()) {
+    nlohmann::json report = t;
+    report["model"] = f.out;
+    report["feature_set"] = f.features;
+    report["total_seconds"] = seconds;
+    write_json(f.json_path, report);
+  }
+}
+
+}  // namespace
+
+void add_train_softmax_command(CLI::App* train_app) {
+  auto flags = std::make_shared<SoftmaxFlags>();
+  CLI::App* cmd = train_app->add_subcommand(
+      "softmax", "Linear softmax over legal moves of the weights of each move's features (AlphaGo-style rollout "
+                 "or tree features): Adam with L2 on the train split, early stopping on the validation split.");
+  add_corpus_flags(cmd, flags->corpus, "train");
+  SoftmaxTrainOptions& o = flags->train;
+  cmd->add_option("--out,-o", flags->out, "Model file to write")->required();
+  cmd->add_option("--features", flags->features, "Feature set: rollout (fast, local) or tree (adds tactics, distances, "
+                                                 "diamond12 and radius-3 patterns)")
+      ->check(CLI::IsMember({"rollout", "tree"}))
+      ->capture_default_str();
+  cmd->add_option("--min-count", o.min_count, "Drop pattern keys seen fewer times among the training candidates")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--epochs", o.max_epochs, "Most epochs")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--patience", o.patience, "Stop after this many epochs without a validation improvement")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--batch", o.batch_size, "Positions per mini-batch")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--lr", o.learning_rate, "Adam step size")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--lr-decay", o.lr_decay, "Step size factor after an epoch without improvement")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--l2", o.l2, "L2 regularisation strength")->check(CLI::NonNegativeNumber)->capture_default_str();
+  cmd->add_option("--memory-gb", o.memory_gb, "Memory for the cached positions (training positions are sampled to fit)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--max-positions", o.max_positions, "Cache at most about this many training positions (0: budget)")
+      ->capture_default_str();
+  cmd->add_option("--validation-positions", o.validation_positions, "Validation positions to measure each epoch on")
+      ->capture_default_str();
+  cmd->add_option("--epoch-fraction", o.epoch_fraction, "Fraction of the cached positions used per epoch")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--select", o.select, "Keep the epoch with the best validation top1 or loglik")
+      ->check(CLI::IsMember({"top1", "loglik"}))
+      ->capture_default_str();
+  cmd->add_option("--seed", o.seed, "Seed for sampling and shuffling")->capture_default_str();
+  cmd->add_option("--json", flags->json_path, "Also write the training report (epochs, sizes, options) as JSON");
+  cmd->callback([flags] { train(*flags); });
+}
 
 }  // namespace hane::tools

@@ -2,6 +2,7 @@
 
 #include "predict/model_file.h"
 #include "predict/pattern_table.h"
+#include "predict/softmax.h"
 #include "predict/tree.h"
 #include "predict/uniform.h"
 
@@ -21,6 +22,11 @@ absl::StatusOr<std::unique_ptr<Guesser>> load_guesser(const std::string& path) {
     absl::StatusOr<DecisionTree> tree = tree_from_file(*file, path);
     if (!tree.ok()) return tree.status();
     return std::make_unique<TreeGuesser>(std::make_shared<const DecisionTree>(std::move(*tree)));
+  }
+  if (kind == "softmax") {
+    absl::StatusOr<SoftmaxModel> model = softmax_model_from_file(*file, path);
+    if (!model.ok()) return model.status();
+    return std::make_unique<SoftmaxGuesser>(std::make_shared<const SoftmaxModel>(std::move(*model)));
   }
   return absl::InvalidArgumentError(path + ": unknown model kind '" + kind + "'");
 }

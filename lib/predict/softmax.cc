@@ -1,0 +1,139 @@
+#include "predict/softmax.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace hane {
+
+int64_t SoftmaxModel::num_weights() const {
+  int64_t n = static_cast<int64_t>(fixed.size());
+  for (const auto& p : patterns) n += static_cast<int64_t>(p.size());
+  return n;
+}
+
+absl::Status save_softmax_model(const SoftmaxModel& model, const std::string& path) {
+  PayloadWriter w;
+  w.u32(static_cast<uint32_t>(model.fixed.size()));
+  for (float f : model.fixed) w.f32(f);
+  nlohmann::json dictionaries = nlohmann::json::object();
+  for (int k = 0; k < kNumPatternKinds; ++k) {
+    std::vector<std::pair<uint64_t, float>> entries(model.patterns[k].begin(), model.patterns[k].end());
+    std::sort(entries.begin(), entries.end());
+    w.u64(entries.size());
+    for (const auto& [key, weight] : entries) {
+      w.u64(key);
+      w.f32(weight);
+    }
+    if (uses_pattern_kind(model.feature_set, static_cast<PatternKind>(k))) {
+      dictionaries[std::string(pattern_kind_name(static_cast<PatternKind>(k)))] = entries.size();
+    }
+  }
+  nlohmann::json fixed_weights = nlohmann::json::object();
+  for (size_t i = 0; i < model.fixed.size(); ++i) fixed_weights[fixed_feature_name(static_cast<int>(i))] = model.fixed[i];
+  const nlohmann::json header = {
+      {"kind", "softmax"},
+      {"feature_set", std::string(feature_set_name(model.feature_set))},
+      {"feature_version", kSoftmaxFeatureVersion},
+      {"pattern_version", kPatternVersion},
+      {"board_size", 19},
+      {"dictionaries", dictionaries},
+      {"fixed_weights", fixed_weights},
+      {"training", model.training},
+  };
+  return write_model_file(path, header, w.bytes());
+}
+
+absl::StatusOr<SoftmaxModel> softmax_model_from_file(const ModelFile& file, const std::string& path) {
+  const nlohmann::json& h = file.header;
+  auto fail = [&](const std::string& why) { return absl::InvalidArgumentError(path + ": " + why); };
+  if (h.value("kind", "") != "softmax") return fail("not a softmax model");
+  const nlohmann::json fv = h.value("feature_version", nlohmann::json());
+  const nlohmann::json pv = h.value("pattern_version", nlohmann::json());
+  if (fv != nlohmann::json(kSoftmaxFeatureVersion) || pv != nlohmann::json(kPatternVersion)) {
+    return fail("softmax feature version " + fv.dump() + " / pattern version " + pv.dump() +
+                " do not match this hane's " + std::to_string(kSoftmaxFeatureVersion) + " / " +
+                std::to_string(kPatternVersion) + ": retrain the model");
+  }
+  SoftmaxModel m;
+  const std::string set = h.value("feature_set", "");
+  const auto parsed = parse_feature_set(set);
+  if (!parsed) return fail("unknown feature set '" + set + "'");
+  m.feature_set = *parsed;
+  m.training = h.value("training", nlohmann::json::object());
+  PayloadReader r(file.payload);
+  const uint32_t num_fixed = r.u32();
+  if (!r.ok() || static_cast<int>(num_fixed) != num_fixed_features(m.feature_set)) {
+    return fail("corrupt payload: " + std::to_string(num_fixed) + " fixed weights, the " + set + " feature set has " +
+                std::to_string(num_fixed_features(m.feature_set)));
+  }
+  m.fixed.resize(num_fixed);
+  for (float& f : m.fixed) f = r.f32();
+  for (int k = 0; k < kNumPatternKinds; ++k) {
+    const uint64_t n = r.u64();
+    if (!r.ok() || n > r.remaining() / 12) return fail("corrupt payload: bad dictionary size at byte " + std::to_string(r.offset()));
+    if (n > 0 && !uses_pattern_kind(m.feature_set, static_cast<PatternKind>(k))) {
+      return fail("corrupt payload: " + std::string(pattern_kind_name(static_cast<PatternKind>(k))) +
+                  " patterns in a " + set + " model");
+    }
+    auto& map = m.patterns[k];
+    map.reserve(n);
+    uint64_t previous = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t key = r.u64();
+      const float weight = r.f32();
+      if (i > 0 && key <= previous) return fail("corrupt payload: keys out of order at byte " + std::to_string(r.offset()));
+      if (!std::isfinite(weight)) return fail("corrupt payload: weight not finite at byte " + std::to_string(r.offset()));
+      previous = key;
+      map.emplace(key, weight);
+    }
+  }
+  if (!r.ok() || r.remaining() != 0) return fail("corrupt payload at byte " + std::to_string(r.offset()));
+  for (float f : m.fixed) {
+    if (!std::isfinite(f)) return fail("corrupt payload: a fixed weight is not finite");
+  }
+  return m;
+}
+
+void softmax_in_place(std::span<float> scores) {
+  if (scores.empty()) return;
+  const float max = *std::max_element(scores.begin(), scores.end());
+  float sum = 0;
+  for (float& s : scores) {
+    s = std::exp(s - max);
+    sum += s;
+  }
+  const float inv = 1.0f / sum;
+  for (float& s : scores) s *= inv;
+}
+
+std::string SoftmaxGuesser::name() const { return "softmax " + std::string(feature_set_name(model_->feature_set)); }
+
+void SoftmaxGuesser::score(const Position& position, std::span<const Vertex> candidates, std::span<float> out) {
+  const Board& b = *position.board;
+  states_.fill(b);
+  const MoveContext ctx{&b, position.to_move, position.last_move, position.second_last_move};
+  CandidateFeatures f;
+  const int stride = b.stride();
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    candidate_features(model_->feature_set, ctx, candidates[i], states_.diamond_code(candidates[i], stride), &states_, &f);
+    out[i] = model_->score(f);
+  }
+  softmax_in_place(out);
+}
+
+nlohmann::json SoftmaxGuesser::info() const {
+  nlohmann::json dictionaries = nlohmann::json::object();
+  for (int k = 0; k < kNumPatternKinds; ++k) {
+    if (uses_pattern_kind(model_->feature_set, static_cast<PatternKind>(k))) {
+      dictionaries[std::string(pattern_kind_name(static_cast<PatternKind>(k)))] = model_->patterns[k].size();
+    }
+  }
+  return {{"kind", "softmax"},
+          {"feature_set", std::string(feature_set_name(model_->feature_set))},
+          {"feature_version", kSoftmaxFeatureVersion},
+          {"pattern_version", kPatternVersion},
+          {"dictionaries", dictionaries},
+          {"training", model_->training}};
+}
+
+}  // namespace hane

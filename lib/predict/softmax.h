@@ -1,0 +1,81 @@
+// The linear-softmax guesser: P(move) = exp(score(move)) / sum over legal moves of exp(score),
+// where a move's score is the sum of the weights of its active features (softmax_features.h).
+//
+// This is the move model of the AlphaGo rollout and tree policies (Silver et al. 2016,
+// "Methods: rollout policy") and a log-linear form of Coulom's Bradley-Terry move model
+// ("Computing Elo Ratings of Move Patterns in the Game of Go", 2007): a weight w is the log of
+// Coulom's gamma. Trained by softmax_train.h; played incrementally by search/softmax_policy.h.
+//
+// Model file (kind "softmax", see model_file.h). Header: feature_set, feature_version
+// (kSoftmaxFeatureVersion), pattern_version (kPatternVersion), board_size, dictionaries (pattern
+// kind -> number of keys), fixed_weights (feature name -> weight, for reading), training (corpus,
+// options, epochs with validation figures, the best epoch). Payload, little-endian:
+//   u32 number of fixed features, then that many f32 weights;
+//   for each pattern kind in PatternKind order: u64 number of keys, then (u64 key, f32 weight)
+//   pairs in increasing key order.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "predict/guesser.h"
+#include "predict/model_file.h"
+#include "predict/softmax_features.h"
+
+namespace hane {
+
+struct SoftmaxModel {
+  FeatureSet feature_set = FeatureSet::kRollout;
+  /// Weights of the fixed features, num_fixed_features(feature_set) of them (nats).
+  std::vector<float> fixed;
+  /// Pattern key -> weight, per PatternKind; keys not listed weigh 0.
+  std::array<absl::flat_hash_map<uint64_t, float>, kNumPatternKinds> patterns;
+  /// How the model was made (recorded in the model file's header).
+  nlohmann::json training = nlohmann::json::object();
+
+  /// The score of a candidate: the sum of its features' weights (nats).
+  float score(const CandidateFeatures& f) const {
+    float s = 0;
+    for (int i = 0; i < f.num_fixed; ++i) s += fixed[f.fixed[i]];
+    for (int k = 0; k < kNumPatternKinds; ++k) {
+      if (!f.has_key(static_cast<PatternKind>(k))) continue;
+      const auto it = patterns[k].find(f.keys[k]);
+      if (it != patterns[k].end()) s += it->second;
+    }
+    return s;
+  }
+  /// Number of weights (fixed plus pattern keys).
+  int64_t num_weights() const;
+};
+
+/// Model file I/O (kind "softmax"). Errors name the path: not a softmax model; feature or
+/// pattern version mismatch ("retrain"); unknown feature set; wrong number of fixed weights;
+/// corrupt payload (bad sizes, keys out of order, trailing bytes).
+absl::Status save_softmax_model(const SoftmaxModel& model, const std::string& path);
+absl::StatusOr<SoftmaxModel> softmax_model_from_file(const ModelFile& file, const std::string& path);
+
+/// Full-board guesses with a softmax model: score() ranks all candidates and gives their
+/// probabilities (the softmax over the candidates given).
+class SoftmaxGuesser final : public Guesser {
+ public:
+  explicit SoftmaxGuesser(std::shared_ptr<const SoftmaxModel> model) : model_(std::move(model)) {}
+  std::string name() const override;
+  void score(const Position& position, std::span<const Vertex> candidates, std::span<float> out) override;
+  bool gives_probabilities() const override { return true; }
+  std::unique_ptr<Guesser> clone() const override { return std::make_unique<SoftmaxGuesser>(model_); }
+  nlohmann::json info() const override;
+  const std::shared_ptr<const SoftmaxModel>& model() const { return model_; }
+
+ private:
+  std::shared_ptr<const SoftmaxModel> model_;
+  BoardStates states_;  // scratch
+};
+
+/// Turns scores (nats) into probabilities in place: exp(s - max) / sum. Empty spans are fine.
+void softmax_in_place(std::span<float> scores);
+
+}  // namespace hane

@@ -1,0 +1,279 @@
+#include "predict/softmax_features.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstdlib>
+
+#include "features/tactics.h"
+
+namespace hane {
+
+std::string_view feature_set_name(FeatureSet set) {
+  switch (set) {
+    case FeatureSet::kRollout: return "rollout";
+    case FeatureSet::kTree: return "tree";
+  }
+  return "?";
+}
+
+std::optional<FeatureSet> parse_feature_set(std::string_view name) {
+  if (name == "rollout") return FeatureSet::kRollout;
+  if (name == "tree") return FeatureSet::kTree;
+  return std::nullopt;
+}
+
+std::string_view pattern_kind_name(PatternKind kind) {
+  switch (kind) {
+    case PatternKind::k3x3: return "3x3";
+    case PatternKind::kResponse: return "response";
+    case PatternKind::kDiamond: return "diamond12";
+    case PatternKind::kRadius3: return "radius3";
+  }
+  return "?";
+}
+
+bool uses_pattern_kind(FeatureSet set, PatternKind kind) {
+  return set == FeatureSet::kTree || kind == PatternKind::k3x3 || kind == PatternKind::kResponse;
+}
+
+int num_fixed_features(FeatureSet set) {
+  return set == FeatureSet::kRollout ? fixed_feature::kNumRollout : fixed_feature::kNumTree;
+}
+
+std::string fixed_feature_name(int i) {
+  using namespace fixed_feature;
+  auto s = [](int n) { return std::to_string(n); };
+  if (i == kResponse) return "response";
+  if (i == kNeighbourOrth) return "neighbour orthogonal";
+  if (i == kNeighbourDiag) return "neighbour diagonal";
+  if (i == kSaveAtari) return "save atari";
+  if (i >= kNakade && i < kNakade + 8) {
+    return "nakade " + s(3 + (i - kNakade) / 2) + ((i - kNakade) % 2 ? " own eye" : " opponent eye");
+  }
+  if (i >= kSelfAtari && i < kCapture) return "self-atari " + std::string(i - kSelfAtari == 2 ? "3+" : s(1 + i - kSelfAtari)) + " stones";
+  if (i >= kCapture && i < kCaptureKo) {
+    static const char* kNames[] = {"1", "2", "3-6", "7+"};
+    return std::string("capture ") + kNames[i - kCapture] + " stones";
+  }
+  if (i == kCaptureKo) return "capture ko";
+  if (i == kCaptureLast) return "capture previous move";
+  if (i == kAtari) return "atari";
+  if (i == kAtariLast) return "atari previous move";
+  if (i == kLadderCapture) return "ladder capture";
+  if (i == kLadderEscape) return "ladder escape";
+  if (i >= kLiberties && i < kDistance) return "liberties " + (i - kLiberties == 2 ? std::string("4+") : s(2 + i - kLiberties));
+  if (i >= kDistance && i < kDistance2) return "distance " + (i - kDistance == 15 ? std::string("17+") : s(2 + i - kDistance));
+  if (i >= kDistance2 && i < kLine) {
+    return "distance2 " + (i - kDistance2 == 15 ? std::string("17+") : s(2 + i - kDistance2));
+  }
+  if (i >= kLine && i < kNumTree) return "line " + s(1 + i - kLine);
+  return "?";
+}
+
+void BoardStates::fill(const Board& board) {
+  const int n = board.geometry().num_vertices();
+  for (int i = 0; i < n; ++i) at[i] = point_state_for_black(board, Vertex(i));
+}
+
+uint64_t BoardStates::diamond_code(Vertex v, int stride) const {
+  uint64_t code = 0;
+  for (int i = 0; i < kMaxPatternPoints; ++i) {
+    code |= uint64_t{at[v.index() + kPatternOffsets[i].dy * stride + kPatternOffsets[i].dx]} << (4 * i);
+  }
+  return code;
+}
+
+uint64_t BoardStates::ring3_code(Vertex v, int stride) const {
+  uint64_t code = 0;
+  for (int i = 0; i < 12; ++i) {
+    code |= uint64_t{at[v.index() + kRing3Offsets[i].dy * stride + kRing3Offsets[i].dx]} << (4 * i);
+  }
+  return code;
+}
+
+namespace {
+
+// Mirror x -> -x of a ring-3 code: every lane swaps its nibbles 1 and 3 (the straight ring
+// like lane 0 of the diamond; ring A point i goes to ring B point sigma(i) with sigma the same
+// swap), then rings A and B (lanes 1 and 2) exchange.
+constexpr uint64_t mirror_ring3(uint64_t x) {
+  const uint64_t swapped = (x & 0x0F0F'0F0F'0F0Full) | ((x & 0x00F0'00F0'00F0ull) << 8) | ((x & 0xF000'F000'F000ull) >> 8);
+  return (swapped & 0xFFFFull) | ((swapped & 0xFFFF'0000ull) << 16) | ((swapped & 0xFFFF'0000'0000ull) >> 16);
+}
+
+constexpr uint64_t splitmix64(uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// Point index of (dx, dy) in the diamond12, or -1.
+constexpr int diamond_point(int dx, int dy) {
+  for (int i = 0; i < kMaxPatternPoints; ++i) {
+    if (kPatternOffsets[i].dx == dx && kPatternOffsets[i].dy == dy) return i;
+  }
+  return -1;
+}
+
+// kDiamondPointOf[dy + 2][dx + 2]
+constexpr std::array<std::array<int8_t, 5>, 5> kDiamondPointOf = [] {
+  std::array<std::array<int8_t, 5>, 5> t{};
+  for (int dy = -2; dy <= 2; ++dy) {
+    for (int dx = -2; dx <= 2; ++dx) t[dy + 2][dx + 2] = static_cast<int8_t>(diamond_point(dx, dy));
+  }
+  return t;
+}();
+
+int distance_bucket(int d) { return std::min(d, 17) - 2; }  // move_distance >= 2 -> 0..15
+
+}  // namespace
+
+uint64_t ring3_apply_symmetry(uint64_t ring3, int s) {
+  // Rotation by 90 degrees clockwise as drawn, (x, y) -> (-y, x), and the mirror x -> -x,
+  // applied to the offsets themselves.
+  uint64_t out = 0;
+  for (int i = 0; i < 12; ++i) {
+    int x = kRing3Offsets[i].dx, y = kRing3Offsets[i].dy;
+    if (s >= 4) x = -x;
+    for (int r = 0; r < s % 4; ++r) {
+      const int nx = -y, ny = x;
+      x = nx;
+      y = ny;
+    }
+    for (int j = 0; j < 12; ++j) {
+      if (kRing3Offsets[j].dx == x && kRing3Offsets[j].dy == y) out |= ((ring3 >> (4 * i)) & 0xF) << (4 * j);
+    }
+  }
+  return out;
+}
+
+uint64_t radius3_key(uint64_t diamond12, uint64_t ring3) {
+  using pattern_detail::mirror;
+  using pattern_detail::rotate;
+  uint64_t a = diamond12 & 0xFFFF'FFFF'FFFFull, b = ring3 & 0xFFFF'FFFF'FFFFull;
+  uint64_t best_a = a, best_b = b;
+  auto consider = [&](uint64_t ca, uint64_t cb) {
+    if (cb < best_b || (cb == best_b && ca < best_a)) best_a = ca, best_b = cb;
+  };
+  for (int m = 0; m < 2; ++m) {
+    for (int r = 0; r < 4; ++r) {
+      if (m || r) consider(a, b);
+      a = rotate(a);
+      b = rotate(b);
+    }
+    a = mirror(a);
+    b = mirror_ring3(b);
+  }
+  return splitmix64(best_a ^ splitmix64(best_b));
+}
+
+uint64_t mark_previous_move(uint64_t code, int dx, int dy) {
+  const int i = kDiamondPointOf[dy + 2][dx + 2];
+  assert(i >= 0);
+  return code | (uint64_t{3} << (4 * i));
+}
+
+bool nakade_vital(const Board& board, Vertex v, int* size, Color* owner) {
+  // As move_facts(): a vital point has at least two empty neighbours, touches at most one
+  // colour, and each of its empty neighbours has at most two empty neighbours.
+  int empties = 0;
+  bool black = false, white = false;
+  for (Vertex n : board.neighbours(v)) {
+    const Color c = board.color(n);
+    if (c == Color::kEmpty) {
+      ++empties;
+      if (board.empty_neighbours(n) > 2) return false;
+    }
+    black |= c == Color::kBlack;
+    white |= c == Color::kWhite;
+  }
+  if (empties < 2 || (black && white)) return false;
+  const auto eye = nakade_shape(board, v);
+  if (!eye || eye->vital != v) return false;
+  *size = eye->size;
+  *owner = eye->owner;
+  return true;
+}
+
+bool saves_atari(const Board& board, Vertex v, Color c) {
+  bool any_atari = false;
+  for (Vertex n : board.neighbours(v)) {
+    if (board.is_stone(n) && board.liberties(n) == 1) any_atari = true;
+  }
+  // Without a neighbouring chain in atari the move neither joins a chain in atari nor captures.
+  if (!any_atari) return false;
+  return move_facts(board, v, c).saved_stones > 0;
+}
+
+void candidate_features(FeatureSet set, const MoveContext& ctx, Vertex v, uint64_t black_diamond,
+                        const BoardStates* states, CandidateFeatures* out) {
+  using namespace fixed_feature;
+  const Board& b = *ctx.board;
+  const Geometry& g = b.geometry();
+  const Color c = ctx.to_move;
+  out->num_fixed = 0;
+  out->key_mask = 0;
+  const uint64_t code = c == Color::kWhite ? swap_colors(black_diamond) : black_diamond;
+  out->set_key(PatternKind::k3x3, canonical(code, PatternShape::k3x3));
+
+  // Relation to the previous move.
+  const bool has_last = ctx.last_move.is_point();
+  if (has_last) {
+    const int dx = g.x(ctx.last_move) - g.x(v), dy = g.y(ctx.last_move) - g.y(v);
+    const int adx = std::abs(dx), ady = std::abs(dy);
+    if (adx + ady <= 2) {
+      out->add_fixed(kResponse);
+      if (adx + ady == 1) out->add_fixed(kNeighbourOrth);
+      if (adx == 1 && ady == 1) out->add_fixed(kNeighbourDiag);
+      out->set_key(PatternKind::kResponse, canonical(mark_previous_move(code, dx, dy), PatternShape::kDiamond12));
+    }
+  }
+
+  int nakade_size = 0;
+  Color nakade_owner = Color::kEmpty;
+  const bool nakade = nakade_vital(b, v, &nakade_size, &nakade_owner);
+  if (nakade) out->add_fixed(static_cast<uint16_t>(kNakade + 2 * (nakade_size - 3) + (nakade_owner == c ? 1 : 0)));
+
+  if (set == FeatureSet::kRollout) {
+    if (saves_atari(b, v, c)) out->add_fixed(kSaveAtari);
+    return;
+  }
+
+  // Tree: every tactical fact, ladders read.
+  const MoveFacts f = move_facts(b, v, c, LadderReading::kRead);
+  if (f.save_atari()) out->add_fixed(kSaveAtari);
+  if (f.self_atari) out->add_fixed(static_cast<uint16_t>(kSelfAtari + std::min(f.chain_size, uint16_t{3}) - 1));
+  if (f.captures()) {
+    const int s = f.capture_size;
+    out->add_fixed(static_cast<uint16_t>(kCapture + (s == 1 ? 0 : s == 2 ? 1 : s <= 6 ? 2 : 3)));
+    if (f.ko) out->add_fixed(kCaptureKo);
+  }
+  if (f.atari()) out->add_fixed(kAtari);
+  if (has_last && b.is_stone(ctx.last_move) && (f.captures() || f.atari())) {
+    const Vertex last_head = b.chain_head(ctx.last_move);
+    for (Vertex n : b.neighbours(v)) {
+      if (b.color(n) != opponent(c) || b.chain_head(n) != last_head) continue;
+      const int libs = b.liberties(n);
+      if (libs == 1) out->add_fixed(kCaptureLast);
+      if (libs == 2 && f.liberties > 0) out->add_fixed(kAtariLast);
+      break;
+    }
+  }
+  if (f.ladder_capture) out->add_fixed(kLadderCapture);
+  if (f.ladder_escape) out->add_fixed(kLadderEscape);
+  if (f.liberties >= 2) out->add_fixed(static_cast<uint16_t>(kLiberties + std::min<int>(f.liberties, 4) - 2));
+  if (has_last) out->add_fixed(static_cast<uint16_t>(kDistance + distance_bucket(move_distance(g, v, ctx.last_move))));
+  if (ctx.second_last_move.is_point() && ctx.second_last_move != v) {
+    out->add_fixed(static_cast<uint16_t>(kDistance2 + distance_bucket(move_distance(g, v, ctx.second_last_move))));
+  }
+  if (f.line <= 5) out->add_fixed(static_cast<uint16_t>(kLine + f.line - 1));
+
+  out->set_key(PatternKind::kDiamond, canonical(code, PatternShape::kDiamond12));
+  assert(states != nullptr);
+  uint64_t ring3 = states->ring3_code(v, b.stride());
+  if (c == Color::kWhite) ring3 = swap_colors(ring3);
+  out->set_key(PatternKind::kRadius3, radius3_key(code, ring3));
+}
+
+}  // namespace hane

@@ -1,0 +1,180 @@
+// Features of the linear-softmax guesser (softmax.h): what a candidate move "has".
+//
+// A candidate has a few fixed features (small indices into a table that depends on the feature
+// set: response, save atari, nakade, distances...) and at most one pattern key per pattern
+// kind (a canonical code: rotated, mirrored and colour-swapped copies share a key). A trained
+// model gives every fixed feature and every pattern key in its dictionaries a weight; the
+// candidate's score is the sum of its features' weights, and its probability the softmax of
+// the scores over all legal moves of the position.
+//
+// Feature sets, chosen at training time and recorded in model files:
+//
+//   rollout  After the AlphaGo rollout policy (Silver et al., "Mastering the game of Go with
+//            deep neural networks and tree search", Nature 2016, Extended Data Table 4):
+//            response (the move is within Manhattan distance 2 of the previous move, i.e. in
+//            its 12-point diamond), neighbour (one of the 8 points around the previous move:
+//            orthogonal or diagonal), save atari (MoveFacts::saved_stones > 0: the move gives
+//            a chain of the player in atari two or more liberties, by extending or capturing),
+//            nakade (the vital point of a 3-6 point killing eye space, by size and by whose
+//            eye it is), the response pattern (the diamond12 around the move with the previous
+//            move's point marked, for moves within its diamond), and the 3x3 pattern around
+//            the move. Unlike AlphaGo the 3x3 pattern is active for response moves too: it is
+//            the back-off for rare response patterns (dropped by the minimum count).
+//            Everything is local: a candidate's features change only when a point within
+//            distance 3 of it changes, or through the liberties of chains next to it, or when
+//            the previous move moves (the incremental policy in search/ relies on this).
+//   tree     Everything in rollout, plus: self-atari (by the size of the chain left in atari),
+//            capture (by size), ko capture, capture of the previous move's stone, atari,
+//            atari on the previous move's chain, ladder capture and ladder escape (read with
+//            the ladder reader of tactics.h), liberties after the move, distance to the
+//            previous and to the second-previous move (Coulom's |dx|+|dy|+max(|dx|,|dy|),
+//            "Computing Elo Ratings of Move Patterns in the Game of Go", ICGA J. 2007), the
+//            line (distance to the edge), and two more pattern kinds for every move: the
+//            diamond12 and the 24-point pattern of Manhattan radius 3 (diamond12 plus the 12
+//            points at distance 3; liberties included as everywhere; cf. the spatial patterns
+//            of Pachi, Baudiš and Gailly, "Pachi: State of the Art Open Source Go Program",
+//            ACG 2011).
+//
+// Point states, shapes and symmetries are those of features/pattern.h (kPatternVersion).
+// Codes are relative to the player to move: a White-to-move code is swap_colors() of the
+// Black-to-move code, so one weight serves both colours.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "features/pattern.h"
+#include "go/board.h"
+
+namespace hane {
+
+/// Version of the softmax features (the meaning of fixed indices and pattern keys). Model files
+/// record it with kPatternVersion; bump it whenever a feature's definition changes.
+inline constexpr int kSoftmaxFeatureVersion = 1;
+
+enum class FeatureSet : uint8_t { kRollout, kTree };
+/// "rollout" or "tree".
+std::string_view feature_set_name(FeatureSet set);
+std::optional<FeatureSet> parse_feature_set(std::string_view name);
+
+/// Pattern dictionaries. Each candidate has at most one key of each kind.
+enum class PatternKind : uint8_t {
+  k3x3,       // canonical 3x3 around the move (every move)
+  kResponse,  // canonical diamond12 with the previous move's point marked (moves within its diamond)
+  kDiamond,   // canonical diamond12 (tree: every move)
+  kRadius3,   // canonical 24-point pattern of radius 3, hashed to 64 bits (tree: every move)
+};
+inline constexpr int kNumPatternKinds = 4;
+/// "3x3", "response", "diamond12", "radius3".
+std::string_view pattern_kind_name(PatternKind kind);
+/// Whether `set` uses pattern kind `kind`.
+bool uses_pattern_kind(FeatureSet set, PatternKind kind);
+
+/// Fixed features: indices 0..num_fixed_features(set)-1. The rollout set is a prefix of the
+/// tree set. Groups marked "one of" give a candidate at most one feature of the group.
+namespace fixed_feature {
+inline constexpr uint16_t kResponse = 0;         // previous move within Manhattan distance 2
+inline constexpr uint16_t kNeighbourOrth = 1;    // previous move orthogonally adjacent
+inline constexpr uint16_t kNeighbourDiag = 2;    // previous move diagonally adjacent
+inline constexpr uint16_t kSaveAtari = 3;
+inline constexpr uint16_t kNakade = 4;           // + 2 * (size - 3) + (own eye ? 1 : 0); 8 features
+inline constexpr int kNumRollout = 12;
+inline constexpr uint16_t kSelfAtari = 12;       // one of: chain of 1, 2, 3+ stones left in atari
+inline constexpr uint16_t kCapture = 15;         // one of: 1, 2, 3-6, 7+ stones captured
+inline constexpr uint16_t kCaptureKo = 19;       // takes a ko
+inline constexpr uint16_t kCaptureLast = 20;     // captures the chain of the previous move
+inline constexpr uint16_t kAtari = 21;           // puts an opponent chain in atari
+inline constexpr uint16_t kAtariLast = 22;       // puts the previous move's chain in atari
+inline constexpr uint16_t kLadderCapture = 23;
+inline constexpr uint16_t kLadderEscape = 24;
+inline constexpr uint16_t kLiberties = 25;       // one of: 2, 3, 4+ liberties after the move
+inline constexpr uint16_t kDistance = 28;        // one of: move_distance 2..16, 17+ (16 features)
+inline constexpr uint16_t kDistance2 = 44;       // the same to the second-previous move
+inline constexpr uint16_t kLine = 60;            // one of: line 1..5 (none from line 6)
+inline constexpr int kNumTree = 65;
+inline constexpr int kMax = kNumTree;
+}  // namespace fixed_feature
+
+/// Number of fixed features of `set` (12 or 65).
+int num_fixed_features(FeatureSet set);
+/// A readable name of fixed feature `index` ("response", "distance 5", "line 2"...).
+std::string fixed_feature_name(int index);
+
+/// The features of one candidate move.
+struct CandidateFeatures {
+  static constexpr int kMaxFixed = 16;
+  std::array<uint16_t, kMaxFixed> fixed{};
+  int num_fixed = 0;
+  /// keys[k] is valid when bit k of key_mask is set.
+  std::array<uint64_t, kNumPatternKinds> keys{};
+  uint8_t key_mask = 0;
+
+  void add_fixed(uint16_t f) { fixed[num_fixed++] = f; }
+  void set_key(PatternKind k, uint64_t key) {
+    keys[static_cast<int>(k)] = key;
+    key_mask |= static_cast<uint8_t>(1u << static_cast<int>(k));
+  }
+  bool has_key(PatternKind k) const { return (key_mask >> static_cast<int>(k)) & 1; }
+};
+
+/// The point states of every index of a board for Black to move (point_state_for_black), so
+/// that patterns of any radius up to Geometry::kPad read them without checks.
+struct BoardStates {
+  std::array<uint8_t, Board::kMaxVertices> at;
+  void fill(const Board& board);
+  /// The diamond12 code around on-board `v` for Black to move (as pattern_code / PatternTracker).
+  uint64_t diamond_code(Vertex v, int stride) const;
+  /// The 12 points at distance 3 around `v` for Black to move, as three 4-point lanes: the
+  /// straight ring (0,-3) (3,0) (0,3) (-3,0), ring A (1,-2) (2,1) (-1,2) (-2,-1) and ring B
+  /// (-1,-2) (2,-1) (1,2) (-2,1) (see features/pattern.h, "Extending to Manhattan radius 3").
+  uint64_t ring3_code(Vertex v, int stride) const;
+};
+
+/// (dx, dy) of the 12 ring-3 points in ring3_code()'s order.
+inline constexpr std::array<PatternOffset, 12> kRing3Offsets = {{
+    {0, -3}, {3, 0}, {0, 3}, {-3, 0},
+    {1, -2}, {2, 1}, {-1, 2}, {-2, -1},
+    {-1, -2}, {2, -1}, {1, 2}, {-2, 1},
+}};
+
+/// The key of the radius-3 pattern (diamond12 code, ring-3 code), both for the same player:
+/// the minimal (ring3, diamond12) pair over the 8 symmetries, mixed into 64 bits. Rotated and
+/// mirrored copies share a key.
+uint64_t radius3_key(uint64_t diamond12, uint64_t ring3);
+/// The ring-3 code after symmetry s (0..7, as kPatternSymmetries): a reference implementation
+/// for tests.
+uint64_t ring3_apply_symmetry(uint64_t ring3, int s);
+
+/// The diamond12 code `code` (relative to the player to move) with the point at offset (dx, dy)
+/// marked as the previous move: its nibble gets bits 0-1 set (0x7 / 0xB / 0xF by liberties), a
+/// value no other point state uses. (dx, dy) must be within Manhattan distance 1..2.
+uint64_t mark_previous_move(uint64_t code, int dx, int dy);
+
+/// Where a candidate is: the board, the player to move, the previous two moves.
+struct MoveContext {
+  const Board* board = nullptr;
+  Color to_move = Color::kBlack;
+  Vertex last_move = Vertex::none();
+  Vertex second_last_move = Vertex::none();
+};
+
+/// The features of `ctx.to_move` playing the legal move `v` under feature set `set`.
+/// `black_diamond` is the diamond12 code around `v` for Black to move (PatternTracker::
+/// black_code or BoardStates::diamond_code); `states` the board's states (needed by the tree
+/// set for the radius-3 pattern; may be null for rollout). Rollout costs a few tens of ns;
+/// tree adds move_facts() with ladders (about 1 µs when a ladder must be read).
+void candidate_features(FeatureSet set, const MoveContext& ctx, Vertex v, uint64_t black_diamond,
+                        const BoardStates* states, CandidateFeatures* out);
+
+/// True if `v` (empty) is the vital point of a killing eye space (the nakade feature of
+/// MoveFacts); sets `size` (3..6) and `owner` then. Open areas are rejected without a fill.
+bool nakade_vital(const Board& board, Vertex v, int* size, Color* owner);
+
+/// MoveFacts::saved_stones > 0 for `c` playing the legal move `v`, decided without move_facts()
+/// when no neighbouring chain is in atari (the common case).
+bool saves_atari(const Board& board, Vertex v, Color c);
+
+}  // namespace hane
