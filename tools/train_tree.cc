@@ -17,7 +17,7 @@ struct TreeFlags {
   std::string out;
   int leaves = 10000;
   int64_t positions = 1'000'000;
-  double negatives = 0.1;
+  double negatives = 0.25;
   int64_t validation_positions = 20000;
   int64_t min_leaf = 20;
   double prior = 4;

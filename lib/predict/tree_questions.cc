@@ -74,7 +74,7 @@ int tree_input_values(int input) {
   if (input < kTreePoints) return tree_point::kValues;
   switch (static_cast<TreeInput>(input)) {
     case TreeInput::kLastDistance:
-    case TreeInput::kSecondLastDistance: return 18;
+    case TreeInput::kSecondLastDistance: return 20;
     case TreeInput::kLastOffset:
     case TreeInput::kSecondLastOffset: return kTreePoints + 1;
     case TreeInput::kLine:
@@ -95,6 +95,18 @@ int tree_input_values(int input) {
     case TreeInput::kEnd: break;
   }
   return 0;
+}
+
+bool tree_input_ordinal(int input) {
+  if (input < kTreePoints || input >= kTreeInputs) return false;
+  switch (static_cast<TreeInput>(input)) {
+    case TreeInput::kLastOffset:
+    case TreeInput::kSecondLastOffset:
+    case TreeInput::kKo:
+    case TreeInput::kNakade:
+    case TreeInput::kLadder: return false;
+    default: return true;
+  }
 }
 
 std::string tree_input_name(int input) {
@@ -141,7 +153,7 @@ std::string tree_value_name(int input, int value) {
   switch (static_cast<TreeInput>(input)) {
     case TreeInput::kLastDistance:
     case TreeInput::kSecondLastDistance:
-      return value == 0 ? "none" : value == 1 ? "pass" : clamped(value, 17);
+      return value == 19 ? "none" : value == 18 ? "pass" : clamped(value, 17);
     case TreeInput::kLastOffset:
     case TreeInput::kSecondLastOffset:
       return value == kFar ? "far" : tree_input_name(value);
@@ -151,9 +163,7 @@ std::string tree_value_name(int input, int value) {
     case TreeInput::kAtariStones:
     case TreeInput::kSavedStones:
     case TreeInput::kChainSize:
-    case TreeInput::kNearestStone:
-      if (value == 0 && input == static_cast<int>(TreeInput::kNearestStone)) return "none";
-      return clamped(value, 15);
+    case TreeInput::kNearestStone: return clamped(value, 15);
     case TreeInput::kLiberties: return clamped(value, 4);
     case TreeInput::kKo: return value ? "yes" : "no";
     case TreeInput::kNakade:
@@ -177,6 +187,15 @@ bool valid_question(TreeQuestion q) {
 
 std::string describe(TreeQuestion q) {
   const uint32_t mask = tree_input_mask(q.input);
+  if (tree_input_ordinal(q.input) && valid_question(q)) {
+    // A prefix {0..t} or a suffix {t..last} of the values.
+    const int low = std::countr_zero(q.values), high = 31 - std::countl_zero(q.values);
+    const uint32_t range = (high == 31 ? ~uint32_t{0} : (uint32_t{1} << (high + 1)) - 1) & ~((uint32_t{1} << low) - 1);
+    if (q.values == range && low == 0) return tree_input_name(q.input) + " <= " + tree_value_name(q.input, high);
+    if (q.values == (mask & range) && (mask >> (high + 1)) == 0) {
+      return tree_input_name(q.input) + " >= " + tree_value_name(q.input, low);
+    }
+  }
   const uint32_t complement = mask & ~q.values;
   const bool negate = std::popcount(complement) < std::popcount(q.values);
   const uint32_t set = negate ? complement : q.values;
@@ -231,7 +250,7 @@ void TreeInputMaker::set_position(const Position& position) {
       uint8_t d = nearest_[i];
       if (x < n - 1) d = std::min<uint8_t>(d, nearest_[i + 1] == kInf ? kInf : nearest_[i + 1] + 1);
       if (y < n - 1) d = std::min<uint8_t>(d, nearest_[i + s] == kInf ? kInf : nearest_[i + s] + 1);
-      nearest_[i] = any ? std::min<uint8_t>(d, 15) : 0;
+      nearest_[i] = any ? std::min<uint8_t>(d, 15) : 15;
     }
   }
 }
@@ -255,9 +274,9 @@ void TreeInputMaker::inputs(Vertex v, TreeInputs& out) const {
   auto distance_and_offset = [&](Vertex m, uint8_t& distance, uint8_t& offset) {
     offset = kFar;
     if (m.is_none()) {
-      distance = 0;
+      distance = 19;
     } else if (m.is_pass()) {
-      distance = 1;
+      distance = 18;
     } else {
       const int dx = g.x(m) - x, dy = g.y(m) - y;
       const int ax = std::abs(dx), ay = std::abs(dy);

@@ -82,7 +82,7 @@ constexpr uint8_t stone(bool own, int liberties) {
 /// The move-level inputs, after the 24 points. Values as listed; "clamped" means the last value
 /// also stands for every larger one.
 enum class TreeInput : uint8_t {
-  kLastDistance = kTreePoints,  // move_distance to the previous move: 0 none, 1 pass, 2..16, 17 = 17+
+  kLastDistance = kTreePoints,  // move_distance to the previous move: 2..16, 17 = 17+, 18 pass, 19 none
   kSecondLastDistance,          // the same for the move before
   kLastOffset,                  // previous move's point among the 24 (0..23, in the frame), 24 elsewhere/none
   kSecondLastOffset,            // the same for the move before
@@ -99,7 +99,7 @@ enum class TreeInput : uint8_t {
   kLadder,                      // 1 ladder capture, 2 ladder escape, 3 both (0 if not read)
   kOwnNear,                     // own stones among the 24 points, 0..24
   kOpponentNear,                // opponent stones among the 24 points, 0..24
-  kNearestStone,                // Manhattan distance to the nearest stone 1..15 (clamped); 0 no stone
+  kNearestStone,                // Manhattan distance to the nearest stone 1..15 (clamped; 15 if none)
   kMoveNumber,                  // (move number - 1) / 10, 0..31 (clamped): 0 = moves 1-10
   kEnd,
 };
@@ -107,6 +107,10 @@ inline constexpr int kTreeInputs = static_cast<int>(TreeInput::kEnd);
 
 /// Number of distinct values input `i` takes (all values are below it; at most 32).
 int tree_input_values(int input);
+/// True for inputs whose values are ordered (distances, counts, lines, move number): training
+/// asks them only "value <= t" (or its complement), never an arbitrary set. The points, the
+/// previous moves' offsets, ko, nakade and ladder are categories: any set of values.
+bool tree_input_ordinal(int input);
 /// "(1,-2)" for points, "last_move_distance", "captures" ... for the others.
 std::string tree_input_name(int input);
 /// A value as text: "empty", "own2", "opp4+" for points; "pass", "17+", "(1,0)", "11-20" ...
@@ -135,8 +139,8 @@ inline uint32_t tree_input_mask(int input) {
 /// its values.
 bool valid_question(TreeQuestion q);
 
-/// The question as text, e.g. "(0,-1) in {opp1, opp2}", "last_move_distance in {2, 3}",
-/// "captures not in {0}" (the shorter of the set and its complement).
+/// The question as text, e.g. "(0,-1) in {opp1, opp2}" (or "not in" the complement, whichever
+/// is shorter), "last_move_distance <= 4", "captures >= 1".
 std::string describe(TreeQuestion q);
 
 struct TreeFeatureOptions {

@@ -266,13 +266,18 @@ SplitChoice Grower::best_split(const Hist& h, const Leaf& leaf) const {
       seen_values |= uint32_t{1} << v;
     }
     if (m < 2) continue;
-    std::sort(values.begin(), values.begin() + m,
-              [](const Value& a, const Value& b) { return a.ratio < b.ratio || (a.ratio == b.ratio && a.value < b.value); });
+    // Categories: every prefix of the values ordered by ratio. Ordered values: every "<= t".
+    const bool ordinal = tree_input_ordinal(f);
+    if (!ordinal) {
+      std::sort(values.begin(), values.begin() + m, [](const Value& a, const Value& b) {
+        return a.ratio < b.ratio || (a.ratio == b.ratio && a.value < b.value);
+      });
+    }
     uint32_t yp = 0, yo = 0, set = 0;
     for (int j = 0; j + 1 < m; ++j) {
       yp += values[j].played;
       yo += values[j].other;
-      set |= uint32_t{1} << values[j].value;
+      set = ordinal ? (uint32_t{2} << values[j].value) - 1 : set | uint32_t{1} << values[j].value;
       const int64_t yes_rows = int64_t{yp} + yo;
       if (yes_rows < o_.min_leaf) continue;
       if (leaf.rows() - yes_rows < o_.min_leaf) break;
@@ -285,7 +290,7 @@ SplitChoice Grower::best_split(const Hist& h, const Leaf& leaf) const {
         best.question = {static_cast<uint8_t>(f), set};
         best.yes_played = yp;
         best.yes_other = yo;
-        best_seen_values = seen_values;
+        best_seen_values = ordinal ? tree_input_mask(f) : seen_values;
       }
     }
   }
