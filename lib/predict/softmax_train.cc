@@ -206,12 +206,11 @@ struct Dictionary {
 
 using KeyCounts = std::array<absl::flat_hash_map<uint64_t, uint32_t>, kNumPatternKinds>;
 
-// Bytes a cached position takes at most, from its raw features (before keys are dropped).
+// Bytes a cached position takes at most: its raw feature tuples (before rare keys are dropped,
+// which can only merge classes), each once, plus the position's header and index entries.
 size_t position_bytes_bound(const PositionFeatures& pf) {
-  // Classes: distinct raw feature tuples. Estimate them by hashing.
-  thread_local std::vector<uint64_t> hashes;
-  hashes.clear();
-  size_t ids = 0;
+  thread_local std::vector<std::pair<uint64_t, int>> classes;  // (hash of the tuple, ids)
+  classes.clear();
   for (int i = 0; i < pf.num_moves; ++i) {
     const CandidateFeatures& f = pf.features[i];
     uint64_t h = f.key_mask;
@@ -219,18 +218,14 @@ size_t position_bytes_bound(const PositionFeatures& pf) {
     for (int k = 0; k < kNumPatternKinds; ++k) {
       if (f.has_key(static_cast<PatternKind>(k))) h = mix64(h ^ f.keys[k]);
     }
-    hashes.push_back(h);
+    classes.emplace_back(h, f.num_fixed + std::popcount(f.key_mask));
   }
-  std::sort(hashes.begin(), hashes.end());
-  size_t classes = 0;
-  for (int i = 0; i < pf.num_moves; ++i) {
-    if (i > 0 && hashes[i] == hashes[i - 1]) continue;
-    ++classes;
+  std::sort(classes.begin(), classes.end());
+  size_t words = 2;
+  for (size_t i = 0; i < classes.size(); ++i) {
+    if (i == 0 || classes[i].first != classes[i - 1].first) words += 1 + classes[i].second;
   }
-  // Average ids per candidate as ids per class.
-  for (int i = 0; i < pf.num_moves; ++i) ids += pf.features[i].num_fixed + std::popcount(pf.features[i].key_mask);
-  const double ids_per_class = pf.num_moves ? static_cast<double>(ids) / pf.num_moves : 0;
-  return 8 + 8 + 8 + static_cast<size_t>(classes * 4 * (1 + ids_per_class));
+  return 4 * words + 8 + 8;  // data, start offset, pointer
 }
 
 struct Caches {

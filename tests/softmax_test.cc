@@ -1,0 +1,552 @@
+// The linear-softmax guesser: features, the loss and its gradient, training, model files.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "eval/evaluate.h"
+#include "features/tactics.h"
+#include "go/playout.h"
+#include "go/random.h"
+#include "go_fixtures.h"
+#include "predict/load.h"
+#include "predict/softmax.h"
+#include "predict/softmax_features.h"
+#include "predict/softmax_train.h"
+#include "sgf/record.h"
+
+namespace hane {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::board_from_ascii;
+
+constexpr Color B = Color::kBlack;
+constexpr Color W = Color::kWhite;
+
+std::string temp_path(const std::string& name) {
+  return (fs::temp_directory_path() / ("hane_softmax_" + std::to_string(::getpid()) + "_" + name)).string();
+}
+
+CandidateFeatures features_at(FeatureSet set, const Board& b, Color c, Vertex v, Vertex last = Vertex::none(),
+                              Vertex second_last = Vertex::none()) {
+  BoardStates states;
+  states.fill(b);
+  CandidateFeatures f;
+  candidate_features(set, MoveContext{&b, c, last, second_last}, v, states.diamond_code(v, b.stride()), &states, &f);
+  return f;
+}
+
+bool has_fixed(const CandidateFeatures& f, uint16_t id) {
+  return std::find(f.fixed.begin(), f.fixed.begin() + f.num_fixed, id) != f.fixed.begin() + f.num_fixed;
+}
+
+// --- Features on drawn boards ----------------------------------------------------------------
+
+TEST(SoftmaxFeatures, ResponseAndNeighbourFollowThePreviousMove) {
+  const Board b = board_from_ascii(R"(
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    . . . O . . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .)");
+  const Vertex last = b.at(3, 3);
+  using namespace fixed_feature;
+  const CandidateFeatures orth = features_at(FeatureSet::kRollout, b, B, b.at(3, 2), last);
+  EXPECT_TRUE(has_fixed(orth, kResponse) && has_fixed(orth, kNeighbourOrth) && !has_fixed(orth, kNeighbourDiag));
+  EXPECT_TRUE(orth.has_key(PatternKind::kResponse));
+  const CandidateFeatures diag = features_at(FeatureSet::kRollout, b, B, b.at(4, 4), last);
+  EXPECT_TRUE(has_fixed(diag, kResponse) && has_fixed(diag, kNeighbourDiag) && !has_fixed(diag, kNeighbourOrth));
+  const CandidateFeatures jump = features_at(FeatureSet::kRollout, b, B, b.at(3, 5), last);
+  EXPECT_TRUE(has_fixed(jump, kResponse) && jump.num_fixed == 1 && jump.has_key(PatternKind::kResponse));
+  const CandidateFeatures far = features_at(FeatureSet::kRollout, b, B, b.at(0, 0), last);
+  EXPECT_EQ(far.num_fixed, 0);
+  EXPECT_FALSE(far.has_key(PatternKind::kResponse));
+  EXPECT_TRUE(far.has_key(PatternKind::k3x3));
+  // The four orthogonal answers share one response pattern, and it differs from the same
+  // shape with an ordinary stone (the previous move is marked).
+  const uint64_t key = orth.keys[static_cast<int>(PatternKind::kResponse)];
+  for (Vertex v : {b.at(2, 3), b.at(4, 3), b.at(3, 4)}) {
+    EXPECT_EQ(features_at(FeatureSet::kRollout, b, B, v, last).keys[static_cast<int>(PatternKind::kResponse)], key);
+  }
+  EXPECT_NE(features_at(FeatureSet::kRollout, b, B, b.at(3, 2), Vertex::none()).key_mask, orth.key_mask);
+  // Marking sets both low bits of the point's nibble.
+  EXPECT_EQ(mark_previous_move(0x6, 0, -1), 0x7u);
+  EXPECT_EQ(mark_previous_move(0xA0, 1, 0), 0xB0u);
+  EXPECT_EQ(mark_previous_move(0, -2, 0), 0x3ull << 44);
+}
+
+TEST(SoftmaxFeatures, SaveAtariByExtendingAndByCapturing) {
+  const Board b = board_from_ascii(R"(
+    . . . . . . .
+    . . O . . . .
+    . O X O . . .
+    . . . . . O .
+    . . . . O X O
+    . . . . X O .
+    . . . . . X .)");
+  using namespace fixed_feature;
+  // X at C3 (2,2) has one liberty below it: extending there gives it three.
+  EXPECT_TRUE(has_fixed(features_at(FeatureSet::kRollout, b, B, b.at(2, 3)), kSaveAtari));
+  EXPECT_TRUE(saves_atari(b, b.at(2, 3), B));
+  // Every legal move of both colours agrees with move_facts (captures that free a chain in
+  // atari elsewhere included).
+  for (int16_t p : b.empty_points()) {
+    const Vertex v(p);
+    for (Color c : {B, W}) {
+      if (b.legal(v, c) != Legality::kLegal) continue;
+      EXPECT_EQ(saves_atari(b, v, c), move_facts(b, v, c).saved_stones > 0) << to_gtp(v, b.size());
+    }
+  }
+  // White does not save anything by playing there.
+  EXPECT_FALSE(has_fixed(features_at(FeatureSet::kRollout, b, W, b.at(0, 0)), kSaveAtari));
+}
+
+TEST(SoftmaxFeatures, NakadeVitalPointBySizeAndOwner) {
+  const Board b = board_from_ascii(R"(
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    O O O O O . .
+    O . . . O . .
+    O O O O O . .)");
+  using namespace fixed_feature;
+  // Straight three enclosed by White: the middle is the vital point.
+  const CandidateFeatures black = features_at(FeatureSet::kRollout, b, B, b.at(2, 5));
+  EXPECT_TRUE(has_fixed(black, kNakade + 0));  // size 3, opponent's eye
+  const CandidateFeatures white = features_at(FeatureSet::kRollout, b, W, b.at(2, 5));
+  EXPECT_TRUE(has_fixed(white, kNakade + 1));  // size 3, own eye
+  EXPECT_FALSE(has_fixed(features_at(FeatureSet::kRollout, b, W, b.at(1, 5)), kNakade + 1));
+  int size = 0;
+  Color owner = Color::kEmpty;
+  EXPECT_TRUE(nakade_vital(b, b.at(2, 5), &size, &owner));
+  EXPECT_EQ(size, 3);
+  EXPECT_EQ(owner, W);
+  EXPECT_EQ(fixed_feature_name(kNakade + 1), "nakade 3 own eye");
+}
+
+TEST(SoftmaxFeatures, TreeTactics) {
+  const Board b = board_from_ascii(R"(
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . X O . . . .
+    . . . X O . . . .
+    . . O O X . . . .
+    . . . X . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)");
+  using namespace fixed_feature;
+  // The X at (4,4) has two liberties, (5,4) and (4,5): White at (5,4) puts it in atari.
+  const Vertex last = b.at(4, 3);
+  const CandidateFeatures atari = features_at(FeatureSet::kTree, b, W, b.at(5, 4), last);
+  EXPECT_TRUE(has_fixed(atari, kAtari));
+  EXPECT_TRUE(atari.has_key(PatternKind::kDiamond) && atari.has_key(PatternKind::kRadius3));
+  // The distance to the previous move: (5,4) from (4,3) is dx 1, dy 1: 1 + 1 + 1 = 3.
+  EXPECT_TRUE(has_fixed(atari, kDistance + 1));
+  EXPECT_TRUE(has_fixed(atari, kLine + 3));  // (5,4) on a 9x9 board is on the 4th line
+  EXPECT_EQ(fixed_feature_name(kDistance + 1), "distance 3");
+  EXPECT_EQ(fixed_feature_name(kLine + 3), "line 4");
+  // Every tactical feature agrees with move_facts, for every legal move of both colours.
+  for (int16_t p : b.empty_points()) {
+    const Vertex v(p);
+    for (Color c : {B, W}) {
+      if (b.legal(v, c) != Legality::kLegal) continue;
+      const MoveFacts mf = move_facts(b, v, c, LadderReading::kRead);
+      const CandidateFeatures f = features_at(FeatureSet::kTree, b, c, v, last);
+      EXPECT_EQ(has_fixed(f, kAtari), mf.atari());
+      EXPECT_EQ(has_fixed(f, kLadderCapture), mf.ladder_capture);
+      EXPECT_EQ(has_fixed(f, kLadderEscape), mf.ladder_escape);
+      EXPECT_EQ(has_fixed(f, kSelfAtari) || has_fixed(f, kSelfAtari + 1) || has_fixed(f, kSelfAtari + 2), mf.self_atari);
+      EXPECT_EQ(has_fixed(f, kSaveAtari), mf.save_atari());
+    }
+  }
+}
+
+TEST(SoftmaxFeatures, CaptureOfThePreviousMove) {
+  const Board b = board_from_ascii(R"(
+    . . . . .
+    . . X . .
+    . X O X .
+    . . . . .
+    . . . . .)");
+  using namespace fixed_feature;
+  const CandidateFeatures f = features_at(FeatureSet::kTree, b, B, b.at(2, 3), b.at(2, 2));
+  EXPECT_TRUE(has_fixed(f, kCapture + 0));
+  EXPECT_TRUE(has_fixed(f, kCaptureLast));
+  EXPECT_FALSE(has_fixed(features_at(FeatureSet::kTree, b, B, b.at(2, 3), b.at(1, 2)), kCaptureLast));
+}
+
+// The board after symmetry s of kPatternSymmetries (mirror x -> -x if s >= 4, then s % 4
+// clockwise quarter turns), optionally with the colours swapped.
+Vertex transform(const Board& b, Vertex v, int s) {
+  const int n = b.size();
+  int x = b.geometry().x(v), y = b.geometry().y(v);
+  if (s >= 4) x = n - 1 - x;
+  for (int r = 0; r < s % 4; ++r) {
+    const int nx = n - 1 - y, ny = x;
+    x = nx;
+    y = ny;
+  }
+  return b.at(x, y);
+}
+
+Board transformed(const Board& b, int s, bool swap) {
+  Board out(b.size());
+  for (int y = 0; y < b.size(); ++y) {
+    for (int x = 0; x < b.size(); ++x) {
+      const Color c = b.color(b.at(x, y));
+      if (c != Color::kEmpty) out.set_stone(transform(b, b.at(x, y), s), swap ? opponent(c) : c);
+    }
+  }
+  return out;
+}
+
+TEST(SoftmaxFeatures, SymmetriesAndColourSwapGiveTheSameFeatures) {
+  Rng rng(7);
+  for (int trial = 0; trial < 6; ++trial) {
+    const int size = trial % 2 ? 9 : 13;
+    Board b(size);
+    Color c = B;
+    Vertex last = Vertex::none(), second = Vertex::none();
+    const int moves = 20 + static_cast<int>(rng.below(60));
+    for (int i = 0; i < moves; ++i) {
+      const Vertex v = random_move(b, c, rng);
+      if (v.is_pass()) break;
+      b.play(v, c);
+      second = last;
+      last = v;
+      c = opponent(c);
+    }
+    for (int s = 0; s < 8; ++s) {
+      const bool swap = s % 3 == 1;
+      const Board t = transformed(b, s, swap);
+      const Color tc = swap ? opponent(c) : c;
+      const Vertex tl = last.is_point() ? transform(b, last, s) : last;
+      const Vertex ts = second.is_point() ? transform(b, second, s) : second;
+      for (int16_t p : b.empty_points()) {
+        const Vertex v(p);
+        if (b.legal(v, c) != Legality::kLegal) continue;
+        const Vertex tv = transform(b, v, s);
+        ASSERT_EQ(t.legal(tv, tc), Legality::kLegal);
+        CandidateFeatures f = features_at(FeatureSet::kTree, b, c, v, last, second);
+        CandidateFeatures g = features_at(FeatureSet::kTree, t, tc, tv, tl, ts);
+        std::sort(f.fixed.begin(), f.fixed.begin() + f.num_fixed);
+        std::sort(g.fixed.begin(), g.fixed.begin() + g.num_fixed);
+        ASSERT_EQ(f.num_fixed, g.num_fixed);
+        EXPECT_TRUE(std::equal(f.fixed.begin(), f.fixed.begin() + f.num_fixed, g.fixed.begin()));
+        ASSERT_EQ(f.key_mask, g.key_mask);
+        for (int k = 0; k < kNumPatternKinds; ++k) {
+          EXPECT_EQ(f.keys[k], g.keys[k]) << "kind " << k << " symmetry " << s << " at " << to_gtp(v, size);
+        }
+      }
+    }
+  }
+}
+
+TEST(SoftmaxFeatures, Radius3KeyIsInvariantUnderSymmetries) {
+  Rng rng(3);
+  const uint8_t states[] = {0x0, 0x3, 0x5, 0x9, 0xD, 0x6, 0xA, 0xE};
+  for (int trial = 0; trial < 200; ++trial) {
+    uint64_t d = 0, r = 0;
+    for (int i = 0; i < 12; ++i) d |= uint64_t{states[rng.below(8)]} << (4 * i);
+    for (int i = 0; i < 12; ++i) r |= uint64_t{states[rng.below(8)]} << (4 * i);
+    const uint64_t key = radius3_key(d, r);
+    for (int s = 1; s < 8; ++s) {
+      EXPECT_EQ(radius3_key(apply_symmetry(d, PatternShape::kDiamond12, s), ring3_apply_symmetry(r, s)), key);
+    }
+    // A change in the third ring changes the key.
+    EXPECT_NE(radius3_key(d, r ^ 0x3), key);
+  }
+}
+
+// --- Loss, gradient, cache ------------------------------------------------------------------------
+
+// A cache of random positions over `num_features` features.
+PositionCache random_cache(Rng& rng, int positions, int num_features) {
+  PositionCache cache;
+  for (int p = 0; p < positions; ++p) {
+    const int n = 2 + static_cast<int>(rng.below(12));
+    std::vector<uint32_t> ids, offsets{0};
+    for (int i = 0; i < n; ++i) {
+      // Some candidates repeat the previous one's features, to make classes of several.
+      if (i > 0 && rng.below(3) == 0) {
+        const std::vector<uint32_t> copy(ids.begin() + offsets[i - 1], ids.end());
+        ids.insert(ids.end(), copy.rbegin(), copy.rend());
+      } else {
+        const int k = 1 + static_cast<int>(rng.below(3));
+        std::vector<uint32_t> f;
+        while (static_cast<int>(f.size()) < k) {
+          const uint32_t id = rng.below(num_features);
+          if (std::find(f.begin(), f.end(), id) == f.end()) f.push_back(id);
+        }
+        ids.insert(ids.end(), f.begin(), f.end());
+      }
+      offsets.push_back(static_cast<uint32_t>(ids.size()));
+    }
+    cache.add(ids, offsets, static_cast<int>(rng.below(n)));
+  }
+  return cache;
+}
+
+TEST(SoftmaxTrain, GradientMatchesFiniteDifferences) {
+  Rng rng(11);
+  constexpr int kFeatures = 10;
+  const PositionCache cache = random_cache(rng, 30, kFeatures);
+  Eigen::VectorXf w(kFeatures);
+  for (int i = 0; i < kFeatures; ++i) w[i] = static_cast<float>(rng.uniform() * 2 - 1);
+  auto total = [&](const Eigen::VectorXf& weights) {
+    double loss = 0;
+    for (size_t i = 0; i < cache.size(); ++i) loss += position_loss(cache.position(i), weights, nullptr, 0).loss;
+    return loss;
+  };
+  SparseGradient grad(kFeatures);
+  for (size_t i = 0; i < cache.size(); ++i) position_loss(cache.position(i), w, &grad, 1.0f);
+  for (int f = 0; f < kFeatures; ++f) {
+    const float h = 1e-2f;
+    Eigen::VectorXf plus = w, minus = w;
+    plus[f] += h;
+    minus[f] -= h;
+    const double numeric = (total(plus) - total(minus)) / (2 * h);
+    EXPECT_NEAR(grad.g[f], numeric, 2e-3 * std::max(1.0, std::abs(numeric))) << "feature " << f;
+  }
+  grad.clear();
+  EXPECT_EQ(grad.g.squaredNorm(), 0.0f);
+  EXPECT_TRUE(grad.touched.empty());
+}
+
+TEST(SoftmaxTrain, CacheGroupsIdenticalCandidates) {
+  PositionCache cache;
+  // Candidates: {1,2}, {2,1}, {3}, {}, {} and the played one is the second {1,2}.
+  std::vector<uint32_t> ids = {1, 2, 2, 1, 3};
+  const std::vector<uint32_t> offsets = {0, 2, 4, 5, 5, 5};
+  cache.add(ids, offsets, 1);
+  ASSERT_EQ(cache.size(), 1u);
+  const uint32_t* p = cache.position(0);
+  ASSERT_EQ(p[0], 3u);  // three classes
+  const uint32_t played = p[1];
+  // Walk the classes: counts 2 ({1,2}), 1 ({3}), 2 ({}).
+  const uint32_t* q = p + 2;
+  int total = 0;
+  for (uint32_t j = 0; j < p[0]; ++j) {
+    const uint32_t count = q[0] & 0xFFFF, n = q[0] >> 16;
+    total += static_cast<int>(count);
+    if (j == played) {
+      EXPECT_EQ(count, 2u);
+      EXPECT_EQ(n, 2u);
+      EXPECT_EQ(q[1], 1u);
+      EXPECT_EQ(q[2], 2u);
+    }
+    q += 1 + n;
+  }
+  EXPECT_EQ(total, 5);
+  // With all weights zero every candidate is equally likely: loss ln 5, and the played move
+  // ties with all five, so its top-1 credit is 1/5.
+  const PositionLoss r = position_loss(p, Eigen::VectorXf::Zero(4), nullptr, 0);
+  EXPECT_NEAR(r.loss, std::log(5.0), 1e-6);
+  EXPECT_NEAR(r.top1, 0.2, 1e-9);
+}
+
+// --- Training end to end, model files -----------------------------------------------------------
+
+std::vector<CorpusGame> games_from(const std::vector<std::string>& sgfs, Split split = Split::kTrain) {
+  std::vector<CorpusGame> games;
+  for (const std::string& sgf : sgfs) {
+    auto r = read_game(sgf);
+    EXPECT_TRUE(r.ok()) << r.status();
+    CorpusGame g;
+    g.record = *r;
+    g.split = split;
+    g.hash = games.size();
+    games.push_back(std::move(g));
+  }
+  return games;
+}
+
+// Games in which White always answers directly below Black's move: the model must learn to
+// answer next to the previous move.
+std::vector<std::string> answering_games(Rng& rng, int n) {
+  std::vector<std::string> sgfs;
+  for (int g = 0; g < n; ++g) {
+    std::string sgf = "(;GM[1]SZ[9]";
+    std::vector<std::pair<int, int>> used;
+    for (int m = 0; m < 6; ++m) {
+      int x, y;
+      do {
+        x = static_cast<int>(rng.below(9));
+        y = static_cast<int>(rng.below(8));
+      } while (std::find(used.begin(), used.end(), std::pair{x, y}) != used.end() ||
+               std::find(used.begin(), used.end(), std::pair{x, y + 1}) != used.end());
+      used.push_back({x, y});
+      used.push_back({x, y + 1});
+      sgf += ";B[" + std::string(1, static_cast<char>('a' + x)) + static_cast<char>('a' + y) + "]";
+      sgf += ";W[" + std::string(1, static_cast<char>('a' + x)) + static_cast<char>('a' + y + 1) + "]";
+    }
+    sgfs.push_back(sgf + ")");
+  }
+  return sgfs;
+}
+
+TEST(SoftmaxTrain, LearnsToAnswerThePreviousMoveAndSurvivesTheModelFile) {
+  Rng rng(5);
+  const std::vector<CorpusGame> train = games_from(answering_games(rng, 60));
+  const std::vector<CorpusGame> validation = games_from(answering_games(rng, 10), Split::kValidation);
+  SoftmaxTrainOptions o;
+  o.progress = false;
+  o.min_count = 1;
+  o.max_epochs = 8;
+  o.batch_size = 16;
+  o.learning_rate = 0.05;
+  o.threads = 2;
+  std::vector<SoftmaxEpoch> epochs;
+  const SoftmaxModel model = train_softmax(train, validation, o, [&](const SoftmaxEpoch& e) { epochs.push_back(e); });
+  ASSERT_FALSE(epochs.empty());
+  EXPECT_LT(epochs.back().train_loss, epochs.front().train_loss);
+  EXPECT_EQ(model.training["positions_cached"], 60 * 12);
+  EXPECT_GT(model.fixed[fixed_feature::kNeighbourOrth], 0.5f);
+
+  const std::string path = temp_path("answer");
+  ASSERT_TRUE(save_softmax_model(model, path).ok());
+  auto loaded = load_guesser(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  Guesser& g = **loaded;
+  EXPECT_EQ(g.name(), "softmax rollout");
+  // On a fresh position White's best moves are next to Black's last stone.
+  Board b(9);
+  b.play(b.at(4, 4), B);
+  const Position p{&b, W, b.at(4, 4), Vertex::none(), 2};
+  std::vector<Vertex> moves(b.empty_points().size());
+  moves.resize(legal_moves(b, W, moves));
+  std::vector<float> scores(moves.size());
+  g.score(p, moves, scores);
+  double sum = 0;
+  for (float s : scores) sum += s;
+  EXPECT_NEAR(sum, 1.0, 1e-5);
+  const size_t best = std::max_element(scores.begin(), scores.end()) - scores.begin();
+  EXPECT_EQ(manhattan_distance(b.geometry(), moves[best], b.at(4, 4)), 1) << to_gtp(moves[best], 9);
+  // The validation figures agree with the evaluation of the saved model.
+  EvalOptions eo;
+  eo.progress = false;
+  const EvalResult r = evaluate(g, validation, eo);
+  // Black's moves are random and White's answer is one of the (tied) orthogonal neighbours:
+  // the best top-1 is about (1/4 + 1/80) / 2.
+  EXPECT_GT(r.accuracy(1), 0.1);
+  fs::remove(path);
+}
+
+SoftmaxModel small_model() {
+  SoftmaxModel m;
+  m.feature_set = FeatureSet::kRollout;
+  m.fixed.assign(num_fixed_features(m.feature_set), 0.0f);
+  m.fixed[fixed_feature::kResponse] = 1.5f;
+  m.patterns[static_cast<int>(PatternKind::k3x3)] = {{7, 0.25f}, {3, -1.0f}};
+  m.patterns[static_cast<int>(PatternKind::kResponse)] = {{99, 2.0f}};
+  m.training = {{"note", "by hand"}};
+  return m;
+}
+
+TEST(SoftmaxModelFile, RoundTrip) {
+  const SoftmaxModel m = small_model();
+  const std::string path = temp_path("round");
+  ASSERT_TRUE(save_softmax_model(m, path).ok());
+  auto file = read_model_file(path);
+  ASSERT_TRUE(file.ok());
+  EXPECT_EQ(file->header["kind"], "softmax");
+  EXPECT_EQ(file->header["feature_set"], "rollout");
+  EXPECT_EQ(file->header["dictionaries"]["3x3"], 2);
+  EXPECT_EQ(file->header["fixed_weights"]["response"], 1.5);
+  auto loaded = softmax_model_from_file(*file, path);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(loaded->fixed, m.fixed);
+  EXPECT_EQ(loaded->patterns, m.patterns);
+  EXPECT_EQ(loaded->training["note"], "by hand");
+  EXPECT_EQ(loaded->num_weights(), 12 + 3);
+  fs::remove(path);
+}
+
+TEST(SoftmaxModelFile, CorruptFilesAreRefusedWithAReason) {
+  const std::string path = temp_path("corrupt");
+  auto error_of = [&](const nlohmann::json& header, const std::string& payload) {
+    EXPECT_TRUE(write_model_file(path, header, payload).ok());
+    auto g = load_guesser(path);
+    return g.ok() ? std::string("ok") : std::string(g.status().message());
+  };
+  const nlohmann::json good = {{"kind", "softmax"}, {"feature_set", "rollout"}, {"feature_version", kSoftmaxFeatureVersion},
+                               {"pattern_version", kPatternVersion}};
+  PayloadWriter w;
+  w.u32(12);
+  for (int i = 0; i < 12; ++i) w.f32(0.5f);
+  PayloadWriter tail = w;
+  for (int k = 0; k < kNumPatternKinds; ++k) tail.u64(0);
+  EXPECT_EQ(error_of(good, tail.bytes()), "ok");
+
+  nlohmann::json old = good;
+  old["feature_version"] = kSoftmaxFeatureVersion + 1;
+  EXPECT_NE(error_of(old, tail.bytes()).find("retrain"), std::string::npos);
+  nlohmann::json odd = good;
+  odd["feature_set"] = "bogus";
+  EXPECT_NE(error_of(odd, tail.bytes()).find("unknown feature set 'bogus'"), std::string::npos);
+  nlohmann::json tree = good;
+  tree["feature_set"] = "tree";
+  EXPECT_NE(error_of(tree, tail.bytes()).find("the tree feature set has 65"), std::string::npos);
+  EXPECT_NE(error_of(good, w.bytes()).find("bad dictionary size"), std::string::npos);  // truncated
+
+  PayloadWriter unordered = w;
+  unordered.u64(2);
+  unordered.u64(5);
+  unordered.f32(1);
+  unordered.u64(4);
+  unordered.f32(1);
+  for (int k = 1; k < kNumPatternKinds; ++k) unordered.u64(0);
+  EXPECT_NE(error_of(good, unordered.bytes()).find("keys out of order"), std::string::npos);
+
+  PayloadWriter wrong_kind = w;
+  wrong_kind.u64(0);
+  wrong_kind.u64(0);
+  wrong_kind.u64(1);  // diamond12 patterns in a rollout model
+  wrong_kind.u64(1);
+  wrong_kind.f32(1);
+  wrong_kind.u64(0);
+  EXPECT_NE(error_of(good, wrong_kind.bytes()).find("diamond12 patterns in a rollout model"), std::string::npos);
+
+  PayloadWriter extra = tail;
+  extra.u8(0);
+  EXPECT_NE(error_of(good, extra.bytes()).find("corrupt payload at byte"), std::string::npos);
+
+  PayloadWriter nan = w;
+  nan.u64(1);
+  nan.u64(1);
+  nan.f32(std::nanf(""));
+  for (int k = 1; k < kNumPatternKinds; ++k) nan.u64(0);
+  EXPECT_NE(error_of(good, nan.bytes()).find("not finite"), std::string::npos);
+  fs::remove(path);
+}
+
+TEST(SoftmaxGuesser, ProbabilitiesAreTheSoftmaxOfTheScores) {
+  const SoftmaxModel m = small_model();
+  auto model = std::make_shared<const SoftmaxModel>(m);
+  SoftmaxGuesser g(model);
+  Board b(9);
+  b.play(b.at(4, 4), B);
+  const Position p{&b, W, b.at(4, 4), Vertex::none(), 2};
+  std::vector<Vertex> moves(b.empty_points().size());
+  moves.resize(legal_moves(b, W, moves));
+  std::vector<float> probs(moves.size());
+  g.score(p, moves, probs);
+  // Response moves (12 of 80) weigh e^1.5, the others 1.
+  const double z = 12 * std::exp(1.5) + 68;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const bool response = manhattan_distance(b.geometry(), moves[i], b.at(4, 4)) <= 2;
+    EXPECT_NEAR(probs[i], (response ? std::exp(1.5) : 1.0) / z, 1e-6) << to_gtp(moves[i], 9);
+  }
+  EXPECT_TRUE(g.gives_probabilities());
+  EXPECT_EQ(g.info()["dictionaries"]["3x3"], 2);
+}
+
+}  // namespace
+}  // namespace hane
