@@ -65,7 +65,7 @@ TEST(TreeInputs, PointsAndFactsOfACapture) {
   EXPECT_EQ(x.v[point(-1, -1)], tree_point::kOffBoard);
   EXPECT_EQ(x.v[point(1, 0)], tree_point::kEmpty);
   EXPECT_EQ(x.v[point(0, 1)], tree_point::stone(false, 1));  // opp1
-  EXPECT_EQ(x.v[point(0, 1)], 6);
+  EXPECT_EQ(x.v[point(0, 1)], 2);
   EXPECT_EQ(x.v[point(1, 1)], tree_point::stone(true, 3));   // own3
   EXPECT_EQ(x.v[point(-1, 1)], tree_point::stone(true, 3));
   EXPECT_EQ(x.v[point(0, 2)], tree_point::stone(true, 3));
@@ -234,9 +234,9 @@ TEST(TreeQuestions, AnswersAndDescriptions) {
   TreeInputs x;
   x.v[0] = tree_point::stone(false, 2);
   x.v[in(TreeInput::kLastDistance)] = 3;
-  const TreeQuestion opp12{0, (1u << 6) | (1u << 7)};
+  const TreeQuestion opp12{0, (1u << 2) | (1u << 6)};
   EXPECT_TRUE(answer(x, opp12));
-  EXPECT_FALSE(answer(x, TreeQuestion{0, 1u << 6}));
+  EXPECT_FALSE(answer(x, TreeQuestion{0, 1u << 2}));
   EXPECT_EQ(describe(opp12), "(0,-1) in {opp1, opp2}");
   EXPECT_EQ(describe(TreeQuestion{0, tree_input_mask(0) & ~1u}), "(0,-1) not in {empty}");
   const TreeQuestion near{static_cast<uint8_t>(in(TreeInput::kLastDistance)), (1u << 5) - 1};
@@ -249,7 +249,7 @@ TEST(TreeQuestions, AnswersAndDescriptions) {
   EXPECT_TRUE(valid_question(opp12));
   EXPECT_FALSE(valid_question(TreeQuestion{0, 0}));
   EXPECT_FALSE(valid_question(TreeQuestion{0, tree_input_mask(0)}));
-  EXPECT_FALSE(valid_question(TreeQuestion{0, 1u << 10}));  // points have 10 values
+  EXPECT_FALSE(valid_question(TreeQuestion{0, 1u << 16}));  // points have 16 values
   EXPECT_FALSE(valid_question(TreeQuestion{static_cast<uint8_t>(kTreeInputs), 1}));
   for (int i = 0; i < kTreeInputs; ++i) {
     EXPECT_GE(tree_input_values(i), 2);
@@ -264,9 +264,10 @@ TreeSample synthetic_sample(uint64_t seed, int rows, const std::function<bool(co
   TreeSample s;
   Rng rng(seed);
   for (int r = 0; r < rows; ++r) {
-    TreeRow row;
-    for (int i = 0; i < kTreeInputs; ++i) row.in.v[i] = static_cast<uint8_t>(rng.below(tree_input_values(i)));
-    row.played = rng.uniform() < (rule(row.in) ? 0.5 : 0.01);
+    TreeInputs in;
+    for (int i = 0; i < kTreeInputs; ++i) in.v[i] = static_cast<uint8_t>(rng.below(tree_input_values(i)));
+    const TreeRow row(in, rng.uniform() < (rule(in) ? 0.5 : 0.01));
+    EXPECT_EQ(row.inputs().v, in.v);
     s.rows.push_back(row);
   }
   s.positions = rows;
@@ -297,16 +298,16 @@ TEST(TreeGrowth, FindsTheObviousQuestion) {
   }
   {
     // A category: the point north is an opponent stone with 1 or 2 liberties.
-    TreeSample s = synthetic_sample(2, 20000, [](const TreeInputs& x) { return x.v[0] == 6 || x.v[0] == 7; });
+    TreeSample s = synthetic_sample(2, 20000, [](const TreeInputs& x) { return x.v[0] == 2 || x.v[0] == 6; });
     const TreeTrainResult r = grow_tree(s, none, o);
     const TreeQuestion q = r.tree.nodes[0].question;
-    const uint32_t set = (1u << 6) | (1u << 7);
+    const uint32_t set = (1u << 2) | (1u << 6);
     EXPECT_TRUE(q.input == 0 && (q.values == set || q.values == (tree_input_mask(0) & ~set))) << describe(q);
   }
 }
 
 TEST(TreeGrowth, RespectsBudgetMinLeafAndSnapshots) {
-  TreeSample s = synthetic_sample(3, 30000, [](const TreeInputs& x) { return x.v[1] == 0 && x.v[2] >= 6; });
+  TreeSample s = synthetic_sample(3, 30000, [](const TreeInputs& x) { return x.v[1] == 0 && (x.v[2] & 3) == 2; });
   TreeTrainOptions o;
   o.max_leaves = 40;
   o.min_leaf = 500;
@@ -425,8 +426,7 @@ TEST(TreeGrowth, SampleIsTheSameWithOneOrTwoThreadsAndThinsTheOthers) {
   ASSERT_EQ(one.rows.size(), two.rows.size());
   EXPECT_EQ(one.positions, two.positions);
   auto key = [](const TreeRow& r) {
-    std::string k(reinterpret_cast<const char*>(r.in.v.data()), r.in.v.size());
-    return k + static_cast<char>(r.played);
+    return std::string(reinterpret_cast<const char*>(&r), sizeof r);
   };
   std::vector<std::string> a, c;
   for (const TreeRow& r : one.rows) a.push_back(key(r));
@@ -450,7 +450,7 @@ DecisionTree small_tree() {
   DecisionTree t;
   const uint8_t captures = static_cast<uint8_t>(in(TreeInput::kCaptureStones));
   t.nodes.push_back({{captures, tree_input_mask(captures) & ~1u}, {~1, 1}});
-  t.nodes.push_back({{0, 1u << 6}, {~2, ~0}});
+  t.nodes.push_back({{0, 1u << 2}, {~2, ~0}});
   t.leaves = {{0.5f, 5, 10}, {0.01f, 1, 100}, {0.25f, 1, 4}};
   t.prior_strength = 4;
   return t;

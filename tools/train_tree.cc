@@ -82,6 +82,9 @@ void train_tree(const TreeFlags& f) {
     so.what = "sampling validation positions";
     val = sample_tree_inputs(validation, so);
   }
+  const int64_t num_train = static_cast<int64_t>(train.size()), num_validation = static_cast<int64_t>(validation.size());
+  std::vector<CorpusGame>().swap(train);  // the samples hold all that growth needs
+  std::vector<CorpusGame>().swap(validation);
   const double sample_seconds = since_start() - read_seconds;
   const int64_t sample_bytes = static_cast<int64_t>(sample.rows.size() * sizeof(TreeRow));
   const int64_t val_bytes =
@@ -109,8 +112,8 @@ void train_tree(const TreeFlags& f) {
   const nlohmann::json training = {
       {"split", f.corpus.split},
       {"inputs", f.corpus.paths},
-      {"games", train.size()},
-      {"validation_games", validation.size()},
+      {"games", num_train},
+      {"validation_games", num_validation},
       {"positions_sampled", sample.positions},
       {"candidates", sample.legal_moves},
       {"candidates_kept", sample.rows.size()},
@@ -146,7 +149,7 @@ void train_tree(const TreeFlags& f) {
   const double seconds = since_start();
   std::printf("grew a decision tree on %s games (%s positions sampled, %s candidates kept) in %.1f s "
               "(read %.1f s, sample %.1f s, growth %.1f s)\n",
-              with_thousands(static_cast<int64_t>(train.size())).c_str(), with_thousands(sample.positions).c_str(),
+              with_thousands(num_train).c_str(), with_thousands(sample.positions).c_str(),
               with_thousands(static_cast<int64_t>(sample.rows.size())).c_str(), seconds, read_seconds, sample_seconds,
               result.seconds);
   std::printf("tree: %s leaves (grown to %s%s), depth %d\n", with_thousands(result.tree.num_leaves()).c_str(),

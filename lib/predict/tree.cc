@@ -1,5 +1,6 @@
 #include "predict/tree.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -172,13 +173,43 @@ absl::StatusOr<DecisionTree> tree_from_file(const ModelFile& file, const std::st
 
 std::string TreeGuesser::name() const { return "tree (" + with_thousands(tree_->num_leaves()) + " leaves)"; }
 
+void DecisionTree::leaves_of(std::span<const TreeInputs> in, std::span<int32_t> out) const {
+  const size_t n = in.size();
+  if (nodes.empty()) {
+    std::fill(out.begin(), out.begin() + n, 0);
+    return;
+  }
+  constexpr size_t kLanes = 8;
+  const TreeNode* node = nodes.data();
+  size_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    std::array<int32_t, kLanes> at{};  // all at the root
+    for (bool busy = true; busy;) {
+      busy = false;
+      for (size_t j = 0; j < kLanes; ++j) {
+        if (at[j] < 0) continue;
+        const TreeNode& q = node[at[j]];
+        at[j] = q.child[answer(in[i + j], q.question)];
+        busy = true;
+      }
+    }
+    for (size_t j = 0; j < kLanes; ++j) out[i + j] = ~at[j];
+  }
+  for (; i < n; ++i) out[i] = leaf_of(in[i]);
+}
+
 void TreeGuesser::score(const Position& position, std::span<const Vertex> candidates, std::span<float> out) {
   maker_.set_position(position);
-  TreeInputs in;
+  const size_t n = candidates.size();
+  if (inputs_.size() < n) {
+    inputs_.resize(n);
+    leaves_.resize(n);
+  }
+  for (size_t i = 0; i < n; ++i) maker_.inputs(candidates[i], inputs_[i]);
+  tree_->leaves_of(std::span(inputs_.data(), n), std::span(leaves_.data(), n));
   float sum = 0;
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    maker_.inputs(candidates[i], in);
-    out[i] = tree_->leaves[tree_->leaf_of(in)].probability;
+  for (size_t i = 0; i < n; ++i) {
+    out[i] = tree_->leaves[leaves_[i]].probability;
     sum += out[i];
   }
   if (sum > 0) {

@@ -147,7 +147,8 @@ std::string tree_input_name(int input) {
 std::string tree_value_name(int input, int value) {
   if (input < kTreePoints) {
     static constexpr std::array<const char*, tree_point::kValues> kNames = {
-        "empty", "edge", "own1", "own2", "own3", "own4+", "opp1", "opp2", "opp3", "opp4+"};
+        "empty", "own1", "opp1", "edge", "4?", "own2", "opp2", "7?",
+        "8?", "own3", "opp3", "11?", "12?", "own4+", "opp4+", "15?"};
     return value >= 0 && value < tree_point::kValues ? kNames[value] : std::to_string(value) + "?";
   }
   switch (static_cast<TreeInput>(input)) {
@@ -186,7 +187,8 @@ bool valid_question(TreeQuestion q) {
 }
 
 std::string describe(TreeQuestion q) {
-  const uint32_t mask = tree_input_mask(q.input);
+  // Points never take the values 4, 7, 8, 11, 12, 15: leave them out of the text.
+  const uint32_t mask = q.input < kTreePoints ? 0b0110'0110'0110'1111u : tree_input_mask(q.input);
   if (tree_input_ordinal(q.input) && valid_question(q)) {
     // A prefix {0..t} or a suffix {t..last} of the values.
     const int low = std::countr_zero(q.values), high = 31 - std::countl_zero(q.values);
@@ -197,8 +199,8 @@ std::string describe(TreeQuestion q) {
     }
   }
   const uint32_t complement = mask & ~q.values;
-  const bool negate = std::popcount(complement) < std::popcount(q.values);
-  const uint32_t set = negate ? complement : q.values;
+  const bool negate = std::popcount(complement) < std::popcount(q.values & mask);
+  const uint32_t set = negate ? complement : q.values & mask;
   std::string out = tree_input_name(q.input) + (negate ? " not in {" : " in {");
   bool first = true;
   for (int v = 0; v < 32; ++v) {
@@ -261,14 +263,12 @@ void TreeInputMaker::inputs(Vertex v, TreeInputs& out) const {
   assert(g.on_board(v));
   const int vi = v.index();
   uint64_t near = 0, far = 0;
-  int own = 0, opp = 0;
   for (int i = 0; i < 12; ++i) near |= uint64_t{state_[vi + delta_[i]]} << (4 * i);
   for (int i = 0; i < 12; ++i) far |= uint64_t{state_[vi + delta_[12 + i]]} << (4 * i);
-  for (int i = 0; i < kTreePoints; ++i) {
-    const uint8_t st = state_[vi + delta_[i]];
-    own += st >= tree_point::kOwn && st < tree_point::kOpponent;
-    opp += st >= tree_point::kOpponent;
-  }
+  // Own stones have bits 0-1 = 01, opponent stones 10.
+  constexpr uint64_t kBit0 = 0x1111'1111'1111ull;
+  const int own = std::popcount(near & ~(near >> 1) & kBit0) + std::popcount(far & ~(far >> 1) & kBit0);
+  const int opp = std::popcount((near >> 1) & ~near & kBit0) + std::popcount((far >> 1) & ~far & kBit0);
 
   const int x = g.x(v), y = g.y(v);
   auto distance_and_offset = [&](Vertex m, uint8_t& distance, uint8_t& offset) {

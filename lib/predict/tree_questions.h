@@ -64,18 +64,21 @@ inline constexpr std::array<PatternOffset, kTreePoints> kTreeOffsets = {{
     {-1, -2}, {2, -1}, {1, 2}, {-2, 1},  // knight's moves, ring B (mirror of A)
 }};
 
-/// The state of one point, relative to the player to move.
+/// The state of one point, relative to the player to move, as a nibble laid out like
+/// pattern.h's: bits 0-1 what is there (0 empty, 1 own stone, 2 opponent stone, 3 off the
+/// board), bits 2-3 a stone's liberties bucketed 1, 2, 3, 4+ (as 0..3). So own stones are 1, 5,
+/// 9, 13, opponent stones 2, 6, 10, 14; the other values (4, 7, 8, ...) never occur.
 namespace tree_point {
 inline constexpr uint8_t kEmpty = 0;
-inline constexpr uint8_t kOffBoard = 1;
-inline constexpr uint8_t kOwn = 2;       // + liberty bucket - 1: own stone with 1, 2, 3, 4+ liberties = 2..5
-inline constexpr uint8_t kOpponent = 6;  // opponent stone with 1, 2, 3, 4+ liberties = 6..9
-inline constexpr int kValues = 10;
+inline constexpr uint8_t kOwn = 1;
+inline constexpr uint8_t kOpponent = 2;
+inline constexpr uint8_t kOffBoard = 3;
+inline constexpr int kValues = 16;
 /// The state of a stone; `liberties` is bucketed 1, 2, 3, 4+ (a chain left without liberties by
 /// a setup counts as 1).
 constexpr uint8_t stone(bool own, int liberties) {
   const int bucket = liberties < 1 ? 0 : liberties > 4 ? 3 : liberties - 1;
-  return static_cast<uint8_t>((own ? kOwn : kOpponent) + bucket);
+  return static_cast<uint8_t>((own ? kOwn : kOpponent) | (bucket << 2));
 }
 }  // namespace tree_point
 
@@ -113,7 +116,7 @@ int tree_input_values(int input);
 bool tree_input_ordinal(int input);
 /// "(1,-2)" for points, "last_move_distance", "captures" ... for the others.
 std::string tree_input_name(int input);
-/// A value as text: "empty", "own2", "opp4+" for points; "pass", "17+", "(1,0)", "11-20" ...
+/// A value as text: "empty", "edge", "own2", "opp4+" for points; "pass", "17+", "(1,0)", "11-20" ...
 std::string tree_value_name(int input, int value);
 
 struct TreeInputs {

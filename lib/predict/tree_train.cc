@@ -131,12 +131,12 @@ void sample_game(const CorpusGame& game, Rng& rng, double fraction, double negat
     shard.legal_moves += n;
     if (whole) shard.starts.push_back(shard.rows.size);
     maker.set_position(p);
+    TreeInputs in;
     for (int i = 0; i < n; ++i) {
       const bool is_played = moves[i] == played;
       if (!is_played && negatives < 1 && rng.uniform() >= negatives) continue;
-      TreeRow& row = shard.rows.add();
-      maker.inputs(moves[i], row.in);
-      row.played = is_played;
+      maker.inputs(moves[i], in);
+      shard.rows.add() = TreeRow(in, is_played);
     }
   });
 }
@@ -154,7 +154,11 @@ void add_rows(const TreeRow* rows, int64_t n, Hist& h) {
   for (int64_t r = 0; r < n; ++r) {
     const TreeRow& row = rows[r];
     const uint64_t inc = row.played ? kPlayedOne : 1;
-    for (int f = 0; f < kTreeInputs; ++f) h[f * kValueSlots + row.in.v[f]] += inc;
+    for (int i = 0; i < kTreePoints / 2; ++i) {
+      h[(2 * i) * kValueSlots + (row.points[i] & 0xF)] += inc;
+      h[(2 * i + 1) * kValueSlots + (row.points[i] >> 4)] += inc;
+    }
+    for (int i = 0; i < TreeRow::kScalars; ++i) h[(kTreePoints + i) * kValueSlots + row.scalars[i]] += inc;
   }
 }
 
@@ -313,10 +317,10 @@ void Grower::split(int32_t id, int32_t node, int32_t yes, int32_t no, int worker
   const TreeQuestion q = parent.best.question;
   TreeRow* rows = train_.rows.data();
   TreeRow* mid = std::partition(rows + parent.begin, rows + parent.end,
-                                [q](const TreeRow& r) { return answer(r.in, q); });
+                                [q](const TreeRow& r) { return r.answer(q); });
   const TreeRow* vrows = val_.rows.data();
   uint32_t* vmid = std::partition(vindex_.data() + parent.vbegin, vindex_.data() + parent.vend,
-                                  [&](uint32_t r) { return answer(vrows[r].in, q); });
+                                  [&](uint32_t r) { return vrows[r].answer(q); });
   const int64_t mid_row = mid - rows, vmid_index = vmid - vindex_.data();
   for (int64_t i = parent.vbegin; i < parent.vend; ++i) vleaf_[vindex_[i]] = i < vmid_index ? yes : no;
 

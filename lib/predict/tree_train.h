@@ -3,7 +3,7 @@
 // Sample. Positions of the training games are drawn at random (each kept with probability
 // positions / total); of each drawn position the played move is always kept and every other
 // legal move with probability `negatives`, counting 1 / negatives times (an unbiased estimate of
-// "seen", in memory proportional to the sample: 44 bytes a kept candidate). Validation positions
+// "seen", in memory proportional to the sample: 32 bytes a kept candidate). Validation positions
 // keep every legal move, so that top-1 and the log-likelihood of the normalised guess can be
 // measured exactly as `hane eval` does.
 //
@@ -35,11 +35,30 @@
 
 namespace hane {
 
-/// One candidate of the sample.
+/// One candidate of the sample, packed in 32 bytes: the 24 point states two to a byte, then
+/// one byte per move-level input, then the label.
 struct TreeRow {
-  TreeInputs in;
+  static constexpr int kScalars = kTreeInputs - kTreePoints;
+  std::array<uint8_t, kTreePoints / 2> points{};
+  std::array<uint8_t, kScalars> scalars{};
   uint8_t played = 0;
+
+  TreeRow() = default;
+  TreeRow(const TreeInputs& in, bool is_played) : played(is_played) {
+    for (int i = 0; i < kTreePoints / 2; ++i) points[i] = static_cast<uint8_t>(in.v[2 * i] | (in.v[2 * i + 1] << 4));
+    for (int i = 0; i < kScalars; ++i) scalars[i] = in.v[kTreePoints + i];
+  }
+  uint8_t value(int input) const {
+    return input < kTreePoints ? (points[input >> 1] >> (4 * (input & 1))) & 0xF : scalars[input - kTreePoints];
+  }
+  bool answer(TreeQuestion q) const { return (q.values >> value(q.input)) & 1; }
+  TreeInputs inputs() const {
+    TreeInputs in;
+    for (int i = 0; i < kTreeInputs; ++i) in.v[i] = value(i);
+    return in;
+  }
 };
+static_assert(sizeof(TreeRow) == 32, "a sample row should stay 32 bytes");
 
 struct TreeSample {
   std::vector<TreeRow> rows;
