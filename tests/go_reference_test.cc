@@ -213,7 +213,9 @@ int64_t play_random_games(int size, bool allow_suicide, int64_t moves, uint64_t 
     }
   }
   EXPECT_GT(captures, moves / 50) << "random games should capture often";
-  if (!allow_suicide) EXPECT_GT(refused, 0);
+  if (!allow_suicide) {
+    EXPECT_GT(refused, 0);
+  }
   return played;
 }
 
