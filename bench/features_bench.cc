@@ -1,6 +1,8 @@
 // Micro-benchmarks of local patterns. Run: build/bench/hane_bench --benchmark_filter=Pattern
 #include <benchmark/benchmark.h>
 
+#include "bench_positions.h"
+
 #include <vector>
 
 #include "features/pattern.h"
@@ -11,22 +13,11 @@
 namespace hane {
 namespace {
 
-// A mid-game position: a seeded random playout of 150 moves on 19x19.
-Board pattern_midgame(uint64_t seed) {
-  Board b(19);
-  Rng rng(seed);
-  Color c = Color::kBlack;
-  for (int i = 0; i < 150; ++i) {
-    b.play(random_move(b, c, rng), c);
-    c = opponent(c);
-  }
-  return b;
-}
 
 // Codes of every empty point, one full-board pass (arg: 0 = 3x3, 1 = diamond12).
 void BM_PatternFullBoard(benchmark::State& state) {
   const PatternShape shape = static_cast<PatternShape>(state.range(0));
-  const Board b = pattern_midgame(5);
+  const Board b = bench::random_midgame(5);
   std::vector<uint64_t> codes(Board::kMaxVertices);
   for (auto _ : state) {
     pattern_codes(b, Color::kWhite, shape, codes);
@@ -41,7 +32,7 @@ BENCHMARK(BM_PatternFullBoard)->Arg(0)->Arg(1);
 // The same with canonical() applied to every code: what a pattern-table lookup needs.
 void BM_PatternFullBoardCanonical(benchmark::State& state) {
   const PatternShape shape = static_cast<PatternShape>(state.range(0));
-  const Board b = pattern_midgame(5);
+  const Board b = bench::random_midgame(5);
   std::vector<uint64_t> codes(Board::kMaxVertices);
   const size_t n = b.empty_points().size();
   for (auto _ : state) {
@@ -57,7 +48,7 @@ BENCHMARK(BM_PatternFullBoardCanonical)->Arg(0)->Arg(1);
 // One pattern_code() call per empty point (the slow path, for comparison).
 void BM_PatternPointByPoint(benchmark::State& state) {
   const PatternShape shape = static_cast<PatternShape>(state.range(0));
-  const Board b = pattern_midgame(5);
+  const Board b = bench::random_midgame(5);
   for (auto _ : state) {
     uint64_t x = 0;
     for (int16_t v : b.empty_points()) x ^= pattern_code(b, Vertex(v), Color::kWhite, shape);
@@ -70,7 +61,7 @@ BENCHMARK(BM_PatternPointByPoint)->Arg(0)->Arg(1);
 // canonical() of one code (items: codes), over the mid-game's codes in turn.
 void BM_PatternCanonical(benchmark::State& state) {
   const PatternShape shape = static_cast<PatternShape>(state.range(0));
-  const Board b = pattern_midgame(5);
+  const Board b = bench::random_midgame(5);
   std::vector<uint64_t> codes(b.empty_points().size());
   pattern_codes(b, Color::kBlack, shape, codes);
   size_t i = 0;
@@ -125,7 +116,7 @@ BENCHMARK(BM_PatternTrackerPlayout)->Arg(0)->Arg(1);
 
 // tracker.reset() on the mid-game position (a full recomputation of all codes).
 void BM_PatternTrackerReset(benchmark::State& state) {
-  const Board b = pattern_midgame(5);
+  const Board b = bench::random_midgame(5);
   PatternTracker tracker;
   for (auto _ : state) {
     tracker.reset(b);

@@ -1,6 +1,8 @@
 // Micro-benchmarks of the rules core. Run: build/bench/hane_bench --benchmark_filter=Go
 #include <benchmark/benchmark.h>
 
+#include "bench_positions.h"
+
 #include "go/board.h"
 #include "go/playout.h"
 
@@ -22,20 +24,9 @@ void BM_GoRandomPlayout(benchmark::State& state) {
 }
 BENCHMARK(BM_GoRandomPlayout)->Arg(9)->Arg(19);
 
-// A mid-game position: 150 random moves on 19x19.
-Board midgame(uint64_t seed) {
-  Board b(19);
-  Rng rng(seed);
-  Color c = Color::kBlack;
-  for (int i = 0; i < 150; ++i) {
-    b.play(random_move(b, c, rng), c);
-    c = opponent(c);
-  }
-  return b;
-}
 
 void BM_GoLegalAllPoints(benchmark::State& state) {
-  const Board b = midgame(2);
+  const Board b = bench::random_midgame(2);
   for (auto _ : state) {
     int legal = 0;
     for (int16_t v : b.empty_points()) legal += b.legal(Vertex(v), Color::kBlack) == Legality::kLegal;
@@ -46,7 +37,7 @@ void BM_GoLegalAllPoints(benchmark::State& state) {
 BENCHMARK(BM_GoLegalAllPoints);
 
 void BM_GoHashAfterAllPoints(benchmark::State& state) {
-  const Board b = midgame(3);
+  const Board b = bench::random_midgame(3);
   for (auto _ : state) {
     uint64_t h = 0;
     for (int16_t v : b.empty_points()) h ^= b.hash_after(Vertex(v), Color::kBlack);
@@ -57,7 +48,7 @@ void BM_GoHashAfterAllPoints(benchmark::State& state) {
 BENCHMARK(BM_GoHashAfterAllPoints);
 
 void BM_GoBoardCopy(benchmark::State& state) {
-  const Board b = midgame(4);
+  const Board b = bench::random_midgame(4);
   Board copy(19);
   for (auto _ : state) {
     copy = b;

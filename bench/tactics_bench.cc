@@ -1,6 +1,8 @@
 // Micro-benchmarks of the tactical facts. Run: build/bench/hane_bench --benchmark_filter=Tactics
 #include <benchmark/benchmark.h>
 
+#include "bench_positions.h"
+
 #include <string_view>
 #include <vector>
 
@@ -29,17 +31,6 @@ Board real_midgame() {
   return b;
 }
 
-// A seeded random playout of 150 moves on 19x19 (many more ataris than a real game).
-Board random_midgame(uint64_t seed) {
-  Board b(19);
-  Rng rng(seed);
-  Color c = Color::kBlack;
-  for (int i = 0; i < 150; ++i) {
-    b.play(random_move(b, c, rng), c);
-    c = opponent(c);
-  }
-  return b;
-}
 
 std::vector<Vertex> legal_moves(const Board& b, Color c) {
   std::vector<Vertex> out;
@@ -51,7 +42,7 @@ std::vector<Vertex> legal_moves(const Board& b, Color c) {
 
 // move_facts for every legal move of Black. Args: position (0 real game, 1 random), ladders.
 void BM_TacticsMoveFacts(benchmark::State& state) {
-  const Board b = state.range(0) == 0 ? real_midgame() : random_midgame(7);
+  const Board b = state.range(0) == 0 ? real_midgame() : bench::random_midgame(7);
   const LadderReading ladders = state.range(1) ? LadderReading::kRead : LadderReading::kSkip;
   const std::vector<Vertex> moves = legal_moves(b, Color::kBlack);
   int ataris = 0, saves = 0;
@@ -77,7 +68,7 @@ void BM_TacticsMoveFacts(benchmark::State& state) {
 BENCHMARK(BM_TacticsMoveFacts)->ArgsProduct({{0, 1}, {0, 1}})->Unit(benchmark::kMicrosecond);
 
 void BM_TacticsLibertiesAfter(benchmark::State& state) {
-  const Board b = random_midgame(7);
+  const Board b = bench::random_midgame(7);
   const std::vector<Vertex> moves = legal_moves(b, Color::kBlack);
   for (auto _ : state) {
     int sum = 0;
