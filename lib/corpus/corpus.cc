@@ -1,6 +1,5 @@
 #include "corpus/corpus.h"
 
-#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <condition_variable>
@@ -11,6 +10,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "corpus/replay.h"
 #include "sgf/parser.h"
+#include "util/parallel.h"
 #include "util/progress.h"
 
 namespace hane {
@@ -152,8 +152,7 @@ CorpusStats read_corpus(const std::vector<std::string>& paths, const CorpusOptio
   const auto start = std::chrono::steady_clock::now();
   CorpusStats stats;
   absl::flat_hash_set<uint64_t> seen;
-  const int threads =
-      options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  const int threads = thread_count(options.threads);
   Progress progress("reading games", "games");
   BatchReader reader(paths, options.source);
   bool done = false;
@@ -164,15 +163,7 @@ CorpusStats read_corpus(const std::vector<std::string>& paths, const CorpusOptio
       reject(stats, "unreadable", describe(e));
     }
     // Parse the batch on all threads.
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-      for (size_t i; (i = next++) < batch.entries.size();) parse_entry(batch.entries[i], options.read);
-    };
-    {
-      std::vector<std::jthread> pool;
-      for (int t = 1; t < threads; ++t) pool.emplace_back(work);
-      work();
-    }
+    parallel_for(batch.entries.size(), threads, [&](int, size_t i) { parse_entry(batch.entries[i], options.read); });
     // Then judge every game in input order.
     for (ParsedEntry& p : batch.entries) {
       if (p.games.empty()) {

@@ -1,12 +1,11 @@
 #include "eval/evaluate.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <thread>
 
 #include "corpus/replay.h"
+#include "util/parallel.h"
 #include "util/progress.h"
 
 namespace hane {
@@ -74,29 +73,17 @@ void evaluate_game(Guesser& guesser, const CorpusGame& game, EvalResult& r, std:
 }  // namespace
 
 EvalResult evaluate(const Guesser& guesser, const std::vector<CorpusGame>& games, const EvalOptions& options) {
-  const int threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  const int threads = thread_count(options.threads);
   std::vector<EvalResult> results(threads);
-  std::atomic<size_t> next{0};
-  std::atomic<int64_t> done{0};
+  std::vector<std::unique_ptr<Guesser>> clones(threads);
+  for (auto& c : clones) c = guesser.clone();
+  std::vector<std::vector<Vertex>> moves(threads);
+  std::vector<std::vector<float>> scores(threads);
   Progress progress("evaluating " + guesser.name(), "games", static_cast<int64_t>(games.size()));
-  {
-    std::vector<std::jthread> pool;
-    for (int t = 0; t < threads; ++t) {
-      pool.emplace_back([&, t] {
-        std::unique_ptr<Guesser> g = guesser.clone();
-        std::vector<Vertex> moves;
-        std::vector<float> scores;
-        for (size_t i; (i = next++) < games.size();) {
-          evaluate_game(*g, games[i], results[t], moves, scores);
-          ++done;
-        }
-      });
-    }
-    while (options.progress && done < static_cast<int64_t>(games.size())) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      progress.update(done);
-    }
-  }
+  parallel_for(
+      games.size(), threads,
+      [&](int w, size_t i) { evaluate_game(*clones[w], games[i], results[w], moves[w], scores[w]); },
+      options.progress ? std::function<void(int64_t)>([&](int64_t done) { progress.update(done); }) : nullptr);
   if (options.progress) progress.finish();
   EvalResult total;
   for (const EvalResult& r : results) total.add(r);

@@ -1,9 +1,8 @@
 #include "predict/pattern_table.h"
 
-#include <atomic>
-#include <thread>
 
 #include "corpus/replay.h"
+#include "util/parallel.h"
 #include "util/progress.h"
 
 namespace hane {
@@ -64,27 +63,13 @@ float PatternTable::score(uint64_t raw) const {
 }
 
 PatternTable train_pattern_table(const std::vector<CorpusGame>& games, const PatternTableOptions& options) {
-  const int threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  const int threads = thread_count(options.threads);
   std::vector<ThreadCounts> counts(threads);
-  std::atomic<size_t> next{0};
-  std::atomic<int64_t> done{0};
+  std::vector<std::vector<Vertex>> moves(threads);
   Progress progress("counting patterns", "games", static_cast<int64_t>(games.size()));
-  {
-    std::vector<std::jthread> pool;
-    for (int t = 0; t < threads; ++t) {
-      pool.emplace_back([&, t] {
-        std::vector<Vertex> moves;
-        for (size_t i; (i = next++) < games.size();) {
-          count_game(games[i], options.shape, counts[t], moves);
-          ++done;
-        }
-      });
-    }
-    while (options.progress && done < static_cast<int64_t>(games.size())) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      progress.update(done);
-    }
-  }
+  parallel_for(
+      games.size(), threads, [&](int w, size_t i) { count_game(games[i], options.shape, counts[w], moves[w]); },
+      options.progress ? std::function<void(int64_t)>([&](int64_t done) { progress.update(done); }) : nullptr);
   if (options.progress) progress.finish();
   ThreadCounts& total = counts[0];
   for (int t = 1; t < threads; ++t) {
