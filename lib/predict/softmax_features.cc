@@ -222,7 +222,7 @@ void candidate_features(FeatureSet set, const MoveContext& ctx, Vertex v, uint64
   if (has_last) {
     const int dx = g.x(ctx.last_move) - g.x(v), dy = g.y(ctx.last_move) - g.y(v);
     const int adx = std::abs(dx), ady = std::abs(dy);
-    if (adx + ady <= 2) {
+    if (adx + ady <= 2 && adx + ady > 0) {  // (the previous move's point is empty after a suicide)
       out->add_fixed(kResponse);
       if (adx + ady == 1) out->add_fixed(kNeighbourOrth);
       if (adx == 1 && ady == 1) out->add_fixed(kNeighbourDiag);

@@ -1,0 +1,158 @@
+// The softmax guesser as a playout policy: move probabilities kept up to date move by move,
+// and moves sampled in proportion to them in O(log n).
+//
+// For each colour the policy keeps w(p) = exp(score(p)) of every point p (0 for points that are
+// not candidates) in a sum tree, so a move is drawn with one descent of the tree. After a move
+// only the points whose features may have changed are rescored. For the `rollout` feature set
+// (softmax_features.h) these are:
+//   - the dirty list of the PatternTracker: every empty point whose diamond12 pattern changed
+//     (colours or liberty buckets within distance 2), the played point and the captured points;
+//     this covers the 3x3 and response patterns, legality (suicide), the own-eye test, and every
+//     liberty fact that the buckets 1 / 2 / 3+ of the neighbouring chains decide;
+//   - the old simple-ko point (the new one is a captured point);
+//   - save atari through a capture: for every chain whose liberties the move changed (the chain
+//     of the move, the opponent chains next to it, the chains next to captured stones) that is
+//     in atari after the move or was before it, the liberty of each opponent chain in atari next
+//     to it (capturing that chain saves it; such a point may be far from the move). Every other
+//     input of save atari (which points the neighbouring chains' liberties are, when they have 2)
+//     changes only with a point within distance 2 of the candidate;
+//   - nakade: killing eye spaces lie within distance 2 of their vital point, so a vital point
+//     that the move creates is within distance 3 of it (those at distance 3 are checked), and
+//     a capture can open or close eye spaces within distance 3 of each captured stone;
+//   - for the player to move, the points within distance 2 of the previous move and of the
+//     previous move it last saw (response features move with the previous move).
+// Each colour's tree is brought up to date lazily, when that colour is next to move, over the
+// union of the points changed since (each point rescored once). The tree feature set is not
+// local (distances to the previous moves change everywhere), so with it every empty point is
+// rescored before each move. Either way the probabilities equal those of SoftmaxGuesser on the
+// same position (tests compare them on replayed and random games).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "features/pattern_tracker.h"
+#include "go/board.h"
+#include "go/playout.h"
+#include "go/random.h"
+#include "predict/softmax.h"
+
+namespace hane {
+
+/// Non-negative weights on slots 0..n-1; set() and find() cost O(log n). Sums are kept in
+/// double and recomputed from the children on every update, so they never drift.
+class SumTree {
+ public:
+  explicit SumTree(int slots = 0) { reset(slots); }
+  /// n slots, all of weight 0.
+  void reset(int slots);
+  void set(int slot, double weight) {
+    int i = leaves_ + slot;
+    nodes_[i] = weight;
+    for (i >>= 1; i >= 1; i >>= 1) nodes_[i] = nodes_[2 * i] + nodes_[2 * i + 1];
+  }
+  double weight(int slot) const { return nodes_[leaves_ + slot]; }
+  double total() const { return nodes_[1]; }
+  /// The slot whose cumulative weight interval holds u, for 0 <= u < total() (a slot of
+  /// positive weight whenever total() > 0); -1 if total() is 0.
+  int find(double u) const;
+  int slots() const { return slots_; }
+
+ private:
+  int slots_ = 0;
+  int leaves_ = 1;
+  std::vector<double> nodes_;  // heap order: 1 is the root, leaves_ + slot the leaves
+};
+
+struct SoftmaxPolicyOptions {
+  /// Leave out moves that fill one of the mover's own eyes (Board::is_eye), as uniform playouts
+  /// do, so that playouts end; the probabilities are then renormalised over the other moves.
+  bool exclude_own_eyes = true;
+};
+
+class SoftmaxPolicy {
+ public:
+  explicit SoftmaxPolicy(std::shared_ptr<const SoftmaxModel> model, SoftmaxPolicyOptions options = {});
+
+  /// Starts from `board` with `to_move` to play after the moves `last` and `second_last`
+  /// (pass or none if there were none). Rescores every point.
+  void reset(const Board& board, Color to_move, Vertex last = Vertex::none(), Vertex second_last = Vertex::none());
+
+  const Board& board() const { return board_; }
+  Color to_move() const { return to_move_; }
+  Vertex last_move() const { return last_; }
+
+  /// Plays `v` for to_move(): a legal move (Board::legal) or pass. Then the other colour is to
+  /// move.
+  void play(Vertex v);
+
+  /// A move for to_move() drawn with probability P(v) (see probability()); pass if there is no
+  /// candidate.
+  Vertex sample(Rng& rng);
+
+  /// The probability that sample() returns `v` now: exp(score(v)) over the sum of exp(score)
+  /// of the candidates (legal, not an own eye when excluded); 0 for other points.
+  double probability(Vertex v);
+  /// exp(score(v)) as kept in the tree (0 if not a candidate).
+  double weight(Vertex v);
+
+  /// Points rescored since construction (both colours), for benchmarks.
+  int64_t rescored() const { return rescored_; }
+
+ private:
+  int slot(Vertex v) const { return slot_of_[v.index()]; }
+  // Marks point index p for rescoring for both colours.
+  void mark(int p) {
+    for (int c = 0; c < 2; ++c) {
+      if (mark_[c][p] != epoch_[c]) {
+        mark_[c][p] = epoch_[c];
+        pending_[c].push_back(static_cast<int16_t>(p));
+      }
+    }
+  }
+  void mark_for(int c, int p) {
+    if (mark_[c][p] != epoch_[c]) {
+      mark_[c][p] = epoch_[c];
+      pending_[c].push_back(static_cast<int16_t>(p));
+    }
+  }
+  void mark_diamond_for(int c, Vertex center);
+  void mark_atari_neighbours(Vertex chain);
+  // Brings colour c's tree up to date.
+  void sync(Color c);
+  double score_point(Vertex v, Color c);
+
+  std::shared_ptr<const SoftmaxModel> model_;
+  SoftmaxPolicyOptions options_;
+  bool local_ = true;
+  Board board_;
+  PatternTracker tracker_;
+  BoardStates states_;  // the tree feature set only
+  Color to_move_ = Color::kBlack;
+  Vertex last_ = Vertex::none(), second_last_ = Vertex::none();
+  std::array<int16_t, Board::kMaxVertices> slot_of_{};
+  std::vector<int16_t> vertex_of_;
+  std::array<SumTree, 2> tree_;
+  // Per colour: points to rescore (each once per epoch), whether everything must be rescored,
+  // and the previous move its response features were computed for.
+  std::array<std::array<uint32_t, Board::kMaxVertices>, 2> mark_{};
+  std::array<uint32_t, 2> epoch_{1, 1};
+  std::array<std::vector<int16_t>, 2> pending_;
+  std::array<bool, 2> full_{true, true};
+  std::array<Vertex, 2> center_{Vertex::none(), Vertex::none()};
+  std::vector<int16_t> was_in_atari_;  // scratch for play()
+  std::array<uint32_t, Board::kMaxVertices> seen_{};  // scratch marks for chain heads
+  uint32_t seen_epoch_ = 0;
+  std::array<int, 12> diamond_offsets_{};
+  std::array<int, 24> radius3_offsets_{};
+  int64_t rescored_ = 0;
+};
+
+/// Plays policy.sample() moves for alternating colours from the policy's position until two
+/// passes in a row or `max_moves` moves (default 3 * size^2), then scores the final board
+/// (Tromp-Taylor area, score.h).
+PlayoutResult softmax_playout(SoftmaxPolicy& policy, Rng& rng, int max_moves = -1);
+
+}  // namespace hane
