@@ -320,10 +320,27 @@ TEST(TreeGrowth, RespectsBudgetMinLeafAndSnapshots) {
   ASSERT_EQ(r.snapshot_leaves, (std::vector<int>{2, 10}));
   EXPECT_EQ(r.snapshots[0].num_leaves(), 2);
   EXPECT_EQ(r.snapshots[1].num_leaves(), 10);
-  // Earlier trees are prefixes of the split sequence.
+  // Earlier trees are prefixes of the split sequence: the same root, and questions that the
+  // full tree also asks.
   EXPECT_EQ(r.snapshots[0].nodes[0].question, r.tree.nodes[0].question);
-  for (size_t i = 0; i < r.snapshots[1].nodes.size(); ++i) {
-    EXPECT_EQ(r.snapshots[1].nodes[i].question, r.tree.nodes[i].question);
+  for (const TreeNode& n : r.snapshots[1].nodes) {
+    EXPECT_TRUE(std::any_of(r.tree.nodes.begin(), r.tree.nodes.end(),
+                            [&](const TreeNode& m) { return m.question == n.question; }));
+  }
+  // Questions come in pre-order: each yes-child that is a question follows its parent.
+  for (size_t i = 0; i < r.tree.nodes.size(); ++i) {
+    const int32_t yes = r.tree.nodes[i].child[1];
+    if (yes >= 0) {
+      EXPECT_EQ(yes, static_cast<int32_t>(i + 1));
+    }
+  }
+  // The batched walk agrees with the single one, for any number of candidates.
+  for (size_t n : {0, 3, 8, 13, 100}) {
+    std::vector<TreeInputs> inputs;
+    for (size_t i = 0; i < n; ++i) inputs.push_back(s.rows[i * 97 % s.rows.size()].inputs());
+    std::vector<int32_t> leaves(n, -1);
+    r.tree.leaves_of(inputs, leaves);
+    for (size_t i = 0; i < n; ++i) EXPECT_EQ(leaves[i], r.tree.leaf_of(inputs[i])) << n << " " << i;
   }
   // The seen counts of the leaves add up to the sample.
   double seen = 0;
@@ -425,15 +442,19 @@ TEST(TreeGrowth, SampleIsTheSameWithOneOrTwoThreadsAndThinsTheOthers) {
   TreeSample two = sample_tree_inputs(games, so);
   ASSERT_EQ(one.rows.size(), two.rows.size());
   EXPECT_EQ(one.positions, two.positions);
-  auto key = [](const TreeRow& r) {
-    return std::string(reinterpret_cast<const char*>(&r), sizeof r);
-  };
-  std::vector<std::string> a, c;
-  for (const TreeRow& r : one.rows) a.push_back(key(r));
-  for (const TreeRow& r : two.rows) c.push_back(key(r));
-  std::sort(a.begin(), a.end());
-  std::sort(c.begin(), c.end());
-  EXPECT_EQ(a, c);
+  EXPECT_EQ(std::memcmp(one.rows.data(), two.rows.data(), one.rows.size() * sizeof(TreeRow)), 0);
+  // Whole positions: the boundaries split the rows into positions of one played move each.
+  so.whole_positions = true;
+  so.negatives = 1;
+  const TreeSample whole = sample_tree_inputs(games, so);
+  ASSERT_EQ(whole.position_start.size(), static_cast<size_t>(whole.positions) + 1);
+  EXPECT_EQ(whole.position_start.back(), static_cast<int64_t>(whole.rows.size()));
+  EXPECT_EQ(whole.legal_moves, static_cast<int64_t>(whole.rows.size()));
+  for (int64_t i = 0; i < whole.positions; ++i) {
+    int played_here = 0;
+    for (int64_t r = whole.position_start[i]; r < whole.position_start[i + 1]; ++r) played_here += whole.rows[r].played;
+    EXPECT_EQ(played_here, 1);
+  }
   // Every drawn position keeps its played move; about a fifth of the others are kept.
   int64_t played = 0;
   for (const TreeRow& r : one.rows) played += r.played;

@@ -15,12 +15,12 @@ namespace {
 struct TreeFlags {
   CorpusFlags corpus;
   std::string out;
-  int leaves = 10000;
-  int64_t positions = 1'000'000;
-  double negatives = 0.25;
+  int leaves = 100000;
+  int64_t positions = 0;
+  double negatives = 0.1;
   int64_t validation_positions = 20000;
   int64_t min_leaf = 20;
-  double prior = 4;
+  double prior = -1;  // 10 / negatives
   double patience = 1.5;
   bool no_early_stop = false;
   std::string orientation = "canonical";
@@ -100,7 +100,7 @@ void train_tree(const TreeFlags& f) {
   TreeTrainOptions o;
   o.max_leaves = f.leaves;
   o.min_leaf = f.min_leaf;
-  o.prior_strength = f.prior;
+  o.prior_strength = f.prior >= 0 ? f.prior : 10 / f.negatives;
   o.early_stop = !f.no_early_stop;
   o.patience = f.patience;
   o.snapshots = f.snapshots;
@@ -207,9 +207,10 @@ void add_train_tree_command(CLI::App* train) {
   cmd->add_option("--min-leaf", f->min_leaf, "Least sample candidates in each side of a split")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 40))
       ->capture_default_str();
-  cmd->add_option("--prior", f->prior, "Smoothing strength k of a leaf's ratio towards its parent's, in candidates")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
+  cmd->add_option("--prior", f->prior,
+                  "Smoothing strength k of a leaf's ratio towards its parent's, in candidates seen (default: "
+                  "10 / negatives, the weight of 10 sampled candidates)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--patience", f->patience,
                   "Stop when the tree has grown by this factor since its best validation log-likelihood")
       ->check(CLI::Range(1.0, 100.0))

@@ -179,23 +179,32 @@ void DecisionTree::leaves_of(std::span<const TreeInputs> in, std::span<int32_t> 
     std::fill(out.begin(), out.begin() + n, 0);
     return;
   }
+  // Eight walks in flight; a lane whose walk reaches a leaf takes the next candidate at once.
   constexpr size_t kLanes = 8;
   const TreeNode* node = nodes.data();
-  size_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    std::array<int32_t, kLanes> at{};  // all at the root
-    for (bool busy = true; busy;) {
-      busy = false;
-      for (size_t j = 0; j < kLanes; ++j) {
-        if (at[j] < 0) continue;
-        const TreeNode& q = node[at[j]];
-        at[j] = q.child[answer(in[i + j], q.question)];
-        busy = true;
+  if (n < kLanes) {
+    for (size_t i = 0; i < n; ++i) out[i] = leaf_of(in[i]);
+    return;
+  }
+  std::array<int32_t, kLanes> at{};  // all at the root
+  std::array<size_t, kLanes> who;
+  for (size_t j = 0; j < kLanes; ++j) who[j] = j;
+  size_t next = kLanes, done = 0;
+  while (done < n) {
+    for (size_t j = 0; j < kLanes; ++j) {
+      if (at[j] < 0) continue;
+      const TreeNode& q = node[at[j]];
+      at[j] = q.child[answer(in[who[j]], q.question)];
+      if (at[j] < 0) {
+        out[who[j]] = ~at[j];
+        ++done;
+        if (next < n) {
+          who[j] = next++;
+          at[j] = 0;
+        }
       }
     }
-    for (size_t j = 0; j < kLanes; ++j) out[i + j] = ~at[j];
   }
-  for (; i < n; ++i) out[i] = leaf_of(in[i]);
 }
 
 void TreeGuesser::score(const Position& position, std::span<const Vertex> candidates, std::span<float> out) {

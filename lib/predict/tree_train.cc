@@ -98,45 +98,37 @@ class WorkPool {
 // ---------------------------------------------------------------------------------------------
 // Sampling.
 
-// Rows of one thread, in blocks (no doubling copies while they grow).
-struct RowBlocks {
-  static constexpr size_t kBlock = size_t{1} << 16;
-  std::vector<std::vector<TreeRow>> blocks;
-  int64_t size = 0;
-  TreeRow& add() {
-    if (blocks.empty() || blocks.back().size() == kBlock) {
-      blocks.emplace_back();
-      blocks.back().reserve(kBlock);
-    }
-    ++size;
-    return blocks.back().emplace_back();
-  }
+// What a game gives to the sample. Counting (rows == nullptr) draws the same random numbers as
+// filling, so that a first pass can size the sample exactly and a second write each game's
+// rows in place.
+struct GameSample {
+  int64_t rows = 0, positions = 0, legal_moves = 0;
+  std::vector<int64_t> starts;  // with whole positions: each position's first row, from the game's first
 };
 
-struct SampleShard {
-  RowBlocks rows;
-  std::vector<int64_t> starts;  // local row index of each position's first row
-  int64_t positions = 0, legal_moves = 0;
-};
-
-void sample_game(const CorpusGame& game, Rng& rng, double fraction, double negatives, bool whole,
-                 TreeInputMaker& maker, SampleShard& shard, std::vector<Vertex>& moves) {
+void sample_game(const CorpusGame& game, uint64_t seed, double fraction, double negatives, bool whole,
+                 TreeInputMaker& maker, TreeRow* rows, GameSample& out, std::vector<Vertex>& moves) {
+  Rng rng(seed);
+  out = {};
   (void)replay(game.record, [&](const Position& p, Vertex played) {
     if (played.is_pass()) return;
     if (fraction < 1 && rng.uniform() >= fraction) return;
     const Board& b = *p.board;
     moves.resize(b.empty_points().size());
     const int n = legal_moves(b, p.to_move, moves);
-    ++shard.positions;
-    shard.legal_moves += n;
-    if (whole) shard.starts.push_back(shard.rows.size);
-    maker.set_position(p);
+    ++out.positions;
+    out.legal_moves += n;
+    if (whole) out.starts.push_back(out.rows);
+    if (rows) maker.set_position(p);
     TreeInputs in;
     for (int i = 0; i < n; ++i) {
       const bool is_played = moves[i] == played;
       if (!is_played && negatives < 1 && rng.uniform() >= negatives) continue;
-      maker.inputs(moves[i], in);
-      shard.rows.add() = TreeRow(in, is_played);
+      if (rows) {
+        maker.inputs(moves[i], in);
+        rows[out.rows] = TreeRow(in, is_played);
+      }
+      ++out.rows;
     }
   });
 }
@@ -400,6 +392,8 @@ TreeCurvePoint Grower::measure(int leaves, double gain, double seconds) {
   return c;
 }
 
+// The tree of the first `num_nodes` splits, its questions numbered in pre-order (yes before
+// no: a question and its yes-side follower share cache lines) and its leaves left to right.
 DecisionTree Grower::make_tree(int num_nodes) const {
   DecisionTree t;
   t.features = o_.features;
@@ -412,7 +406,7 @@ DecisionTree Grower::make_tree(int num_nodes) const {
     t.leaves.push_back(leaf_of(0));
     return t;
   }
-  t.nodes.resize(num_nodes);
+  t.nodes.reserve(num_nodes);
   struct Item {
     int32_t parent, side, ref;
   };
@@ -422,10 +416,11 @@ DecisionTree Grower::make_tree(int num_nodes) const {
     stack.pop_back();
     if (it.ref >= 0 && it.ref < num_nodes) {
       const GrowNode& g = nodes_[it.ref];
-      t.nodes[it.ref].question = g.question;
-      if (it.parent >= 0) t.nodes[it.parent].child[it.side] = it.ref;
-      stack.push_back({it.ref, 0, g.child[0]});
-      stack.push_back({it.ref, 1, g.child[1]});
+      const int32_t at = static_cast<int32_t>(t.nodes.size());
+      t.nodes.push_back({g.question, {}});
+      if (it.parent >= 0) t.nodes[it.parent].child[it.side] = at;
+      stack.push_back({at, 0, g.child[0]});
+      stack.push_back({at, 1, g.child[1]});
     } else {
       const int32_t leaf_id = it.ref >= 0 ? nodes_[it.ref].leaf : ~it.ref;
       t.nodes[it.parent].child[it.side] = ~static_cast<int32_t>(t.leaves.size());
@@ -602,46 +597,46 @@ TreeSample sample_tree_inputs(const std::vector<CorpusGame>& games, const TreeSa
       options.positions <= 0 || total <= 0 || options.positions >= total ? 1.0 : static_cast<double>(options.positions) / total;
   const double negatives = std::clamp(options.negatives, 1e-6, 1.0);
   const int threads = thread_count(options.threads);
-  std::vector<SampleShard> shards(threads);
-  std::atomic<size_t> next{0};
+  const size_t n = games.size();
+  auto seed_of = [&](size_t game) { return options.seed * 0x9E3779B97F4A7C15ull + game; };
+  std::vector<GameSample> per_game(n);
+  std::vector<int64_t> offset(n + 1, 0);
+  TreeSample sample;
+  sample.negative_weight = 1 / negatives;
+  Progress progress(options.what, "games", 2 * static_cast<int64_t>(n));
   std::atomic<int64_t> done{0};
-  Progress progress(options.what, "games", static_cast<int64_t>(games.size()));
-  {
-    std::vector<std::jthread> pool;
-    for (int t = 0; t < threads; ++t) {
-      pool.emplace_back([&, t] {
-        TreeInputMaker maker(options.features);
-        std::vector<Vertex> moves;
-        for (size_t i; (i = next++) < games.size();) {
-          Rng rng(options.seed * 0x9E3779B97F4A7C15ull + i);
-          sample_game(games[i], rng, fraction, negatives, options.whole_positions, maker, shards[t], moves);
-          ++done;
-        }
-      });
+  // Pass 1 counts each game's rows; pass 2 writes them at the game's offset.
+  for (int pass = 0; pass < 2; ++pass) {
+    std::atomic<size_t> next{0};
+    {
+      std::vector<std::jthread> pool;
+      for (int t = 0; t < threads; ++t) {
+        pool.emplace_back([&] {
+          TreeInputMaker maker(options.features);
+          std::vector<Vertex> moves;
+          for (size_t i; (i = next++) < n;) {
+            TreeRow* rows = pass == 0 ? nullptr : sample.rows.data() + offset[i];
+            sample_game(games[i], seed_of(i), fraction, negatives, options.whole_positions, maker, rows, per_game[i],
+                        moves);
+            ++done;
+          }
+        });
+      }
+      while (options.progress && done < static_cast<int64_t>((pass + 1) * n)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        progress.update(done);
+      }
     }
-    while (options.progress && done < static_cast<int64_t>(games.size())) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      progress.update(done);
+    if (pass == 0) {
+      for (size_t i = 0; i < n; ++i) offset[i + 1] = offset[i] + per_game[i].rows;
+      sample.rows.resize(offset[n]);
     }
   }
   if (options.progress) progress.finish();
-
-  TreeSample sample;
-  sample.negative_weight = 1 / negatives;
-  int64_t rows = 0;
-  for (const SampleShard& s : shards) {
-    rows += s.rows.size;
-    sample.positions += s.positions;
-    sample.legal_moves += s.legal_moves;
-  }
-  sample.rows.reserve(rows);
-  for (SampleShard& s : shards) {
-    const int64_t base = static_cast<int64_t>(sample.rows.size());
-    for (int64_t start : s.starts) sample.position_start.push_back(base + start);
-    for (std::vector<TreeRow>& block : s.rows.blocks) {
-      sample.rows.insert(sample.rows.end(), block.begin(), block.end());
-      std::vector<TreeRow>().swap(block);
-    }
+  for (size_t i = 0; i < n; ++i) {
+    sample.positions += per_game[i].positions;
+    sample.legal_moves += per_game[i].legal_moves;
+    for (int64_t start : per_game[i].starts) sample.position_start.push_back(offset[i] + start);
   }
   if (options.whole_positions) sample.position_start.push_back(static_cast<int64_t>(sample.rows.size()));
   return sample;

@@ -84,8 +84,10 @@ struct TreeSampleOptions {
   std::string what = "sampling positions";
 };
 
-/// Replays `games` and computes the inputs of the sampled candidates. Deterministic for a
-/// seed (each game draws from its own generator), whatever the number of threads.
+/// Replays `games` and computes the inputs of the sampled candidates, in two passes: the first
+/// counts each game's rows (drawing the same random numbers), the second writes them in place,
+/// so memory is exactly the sample's. The rows come in game order and are the same for a seed
+/// (each game draws from its own generator) whatever the number of threads.
 TreeSample sample_tree_inputs(const std::vector<CorpusGame>& games, const TreeSampleOptions& options);
 
 struct TreeTrainOptions {
@@ -93,7 +95,7 @@ struct TreeTrainOptions {
   /// Least number of sample candidates in each child of a split.
   int64_t min_leaf = 20;
   /// k in the smoothing towards the parent's probability (in candidates "seen").
-  double prior_strength = 4;
+  double prior_strength = 10;
   /// Least gain (nats on the training sample) worth a split.
   double min_gain = 1e-6;
   /// Stop once the validation log-likelihood has not improved since the tree had 1/patience
