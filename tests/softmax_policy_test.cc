@@ -38,6 +38,18 @@ TEST(SumTree, TotalsWeightsAndFinds) {
   EXPECT_DOUBLE_EQ(t.total(), 1.5);
   EXPECT_EQ(t.find(1.2), 4);
   EXPECT_DOUBLE_EQ(t.weight(4), 0.5);
+  // Larger trees have more levels; every slot is found at its interval.
+  SumTree big(625);
+  for (int i = 0; i < 625; ++i) big.set(i, i % 3 == 0 ? 0.0 : 1.0);
+  double before = 0;
+  for (int i = 0; i < 625; ++i) {
+    if (i % 3 != 0) {
+      EXPECT_EQ(big.find(before + 0.5), i);
+    }
+    before += big.weight(i);
+  }
+  EXPECT_DOUBLE_EQ(big.total(), before);
+  EXPECT_EQ(big.find(before), 623);
   // Frequencies follow the weights.
   SumTree u(361);
   for (int i = 0; i < 361; ++i) u.set(i, i % 7 == 0 ? 3.0 : 1.0);

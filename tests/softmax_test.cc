@@ -130,6 +130,47 @@ TEST(SoftmaxFeatures, NakadeVitalPointBySizeAndOwner) {
   EXPECT_EQ(fixed_feature_name(kNakade + 1), "nakade 3 own eye");
 }
 
+// The fast tests of softmax_features agree with move_facts on random positions.
+TEST(SoftmaxFeatures, FastChecksAgreeWithMoveFacts) {
+  Rng rng(21);
+  int nakade = 0, saves = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const int size = trial % 3 == 0 ? 7 : trial % 3 == 1 ? 9 : 19;
+    Board b(size, trial % 5 == 4);
+    Color c = B;
+    const int moves = size * size / 2 + static_cast<int>(rng.below(static_cast<uint32_t>(2 * size * size)));
+    for (int i = 0; i < moves; ++i) {
+      const Vertex v = random_move(b, c, rng);
+      b.play(v, c);
+      c = opponent(c);
+    }
+    for (int16_t p : b.empty_points()) {
+      const Vertex v(p);
+      const uint64_t code = pattern_code(b, v, B, PatternShape::kDiamond12);
+      int nakade_size = 0;
+      Color owner = Color::kEmpty;
+      const bool vital = nakade_vital_unfiltered(b, v, &nakade_size, &owner);
+      if (vital) {
+        EXPECT_TRUE(nakade_possible(code)) << b.to_string() << to_gtp(v, size);
+      }
+      int size2 = 0;
+      Color owner2 = Color::kEmpty;
+      EXPECT_EQ(nakade_vital(b, v, code, &size2, &owner2), vital);
+      EXPECT_EQ(nakade_vital(b, v, &size2, &owner2), vital);
+      nakade += vital;
+      for (Color mover : {B, W}) {
+        if (b.legal(v, mover) != Legality::kLegal) continue;
+        const MoveFacts f = move_facts(b, v, mover);
+        EXPECT_EQ(saves_atari(b, v, mover), f.saved_stones > 0) << b.to_string() << to_gtp(v, size);
+        EXPECT_EQ(vital ? nakade_size : 0, f.nakade_size);
+        saves += f.saved_stones > 0;
+      }
+    }
+  }
+  EXPECT_GT(nakade, 10);
+  EXPECT_GT(saves, 100);
+}
+
 TEST(SoftmaxFeatures, TreeTactics) {
   const Board b = board_from_ascii(R"(
     . . . . . . . . .

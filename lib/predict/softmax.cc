@@ -116,7 +116,7 @@ void SoftmaxGuesser::score(const Position& position, std::span<const Vertex> can
   const int stride = b.stride();
   for (size_t i = 0; i < candidates.size(); ++i) {
     candidate_features(model_->feature_set, ctx, candidates[i], states_.diamond_code(candidates[i], stride), &states_, &f);
-    out[i] = model_->score(f);
+    out[i] = scorer_.score(f);
   }
   softmax_in_place(out);
 }

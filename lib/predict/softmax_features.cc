@@ -174,9 +174,10 @@ uint64_t mark_previous_move(uint64_t code, int dx, int dy) {
   return code | (uint64_t{3} << (4 * i));
 }
 
-bool nakade_vital(const Board& board, Vertex v, int* size, Color* owner) {
-  // As move_facts(): a vital point has at least two empty neighbours, touches at most one
-  // colour, and each of its empty neighbours has at most two empty neighbours.
+namespace {
+// As move_facts(): a vital point has at least two empty neighbours, touches at most one
+// colour, and each of its empty neighbours has at most two empty neighbours.
+bool nakade_prefilter(const Board& board, Vertex v) {
   int empties = 0;
   bool black = false, white = false;
   for (Vertex n : board.neighbours(v)) {
@@ -188,7 +189,19 @@ bool nakade_vital(const Board& board, Vertex v, int* size, Color* owner) {
     black |= c == Color::kBlack;
     white |= c == Color::kWhite;
   }
-  if (empties < 2 || (black && white)) return false;
+  return empties >= 2 && !(black && white);
+}
+}  // namespace
+
+bool nakade_vital(const Board& board, Vertex v, int* size, Color* owner) {
+  return nakade_prefilter(board, v) && nakade_vital_unfiltered(board, v, size, owner);
+}
+
+bool nakade_vital(const Board& board, Vertex v, uint64_t black_diamond, int* size, Color* owner) {
+  return nakade_possible(black_diamond) && nakade_prefilter(board, v) && nakade_vital_unfiltered(board, v, size, owner);
+}
+
+bool nakade_vital_unfiltered(const Board& board, Vertex v, int* size, Color* owner) {
   const auto eye = nakade_shape(board, v);
   if (!eye || eye->vital != v) return false;
   *size = eye->size;
@@ -196,14 +209,80 @@ bool nakade_vital(const Board& board, Vertex v, int* size, Color* owner) {
   return true;
 }
 
+bool nakade_possible(uint64_t diamond12) {
+  static const std::array<bool, 4096> kTable = [] {
+    std::array<bool, 4096> table{};
+    const Geometry g(9);
+    const int cx = 4, cy = 4;
+    for (uint32_t mask = 0; mask < 4096; ++mask) {
+      Board b(9);
+      // Stones on every point within distance 3 of the centre but the centre and the mask's.
+      for (int dy = -3; dy <= 3; ++dy) {
+        for (int dx = -3; dx <= 3; ++dx) {
+          if (std::abs(dx) + std::abs(dy) > 3 || (dx == 0 && dy == 0)) continue;
+          bool empty = false;
+          for (int i = 0; i < kMaxPatternPoints; ++i) {
+            if (kPatternOffsets[i].dx == dx && kPatternOffsets[i].dy == dy) empty = (mask >> i) & 1;
+          }
+          if (!empty) b.set_stone(g.at(cx + dx, cy + dy), Color::kBlack);
+        }
+      }
+      const auto eye = nakade_shape(b, g.at(cx, cy));
+      table[mask] = eye && eye->vital == g.at(cx, cy);
+    }
+    return table;
+  }();
+  // Bit 4i of `empty` is set iff nibble i is 0; then each 16-bit lane's 4 flags are packed.
+  uint64_t t = diamond12 | (diamond12 >> 1);
+  t |= t >> 2;
+  const uint64_t empty = ~t & 0x1111'1111'1111ull;
+  const uint64_t lanes = (empty | (empty >> 3) | (empty >> 6) | (empty >> 9)) & 0x000F'000F'000Full;
+  const uint32_t mask = static_cast<uint32_t>((lanes & 0xF) | ((lanes >> 12) & 0xF0) | ((lanes >> 24) & 0xF00));
+  return kTable[mask];
+}
+
 bool saves_atari(const Board& board, Vertex v, Color c) {
-  bool any_atari = false;
+  // As MoveFacts::saved_stones > 0: an own chain next to v in atari that the move gives 2+
+  // liberties, or an own chain in atari elsewhere touching an opponent chain the move captures.
+  const Color opp = opponent(c);
+  bool own_atari = false, captures = false;
   for (Vertex n : board.neighbours(v)) {
-    if (board.is_stone(n) && board.liberties(n) == 1) any_atari = true;
+    const Color nc = board.color(n);
+    if (nc == c && board.liberties(n) == 1) own_atari = true;
+    if (nc == opp && board.liberties(n) == 1) captures = true;
   }
-  // Without a neighbouring chain in atari the move neither joins a chain in atari nor captures.
-  if (!any_atari) return false;
-  return move_facts(board, v, c).saved_stones > 0;
+  if (own_atari && liberties_after(board, v, c, 2) >= 2) return true;
+  if (!captures) return false;
+  for (Vertex n : board.neighbours(v)) {
+    if (board.color(n) != opp || board.liberties(n) != 1) continue;
+    Vertex s = n;
+    do {
+      for (Vertex u : board.neighbours(s)) {
+        if (board.color(u) != c || board.liberties(u) != 1) continue;
+        // Chains next to v are joined by the move: they count above, not here.
+        const Vertex head = board.chain_head(u);
+        bool next_to_v = false;
+        for (Vertex w : board.neighbours(v)) next_to_v |= board.color(w) == c && board.chain_head(w) == head;
+        if (!next_to_v) return true;
+      }
+      s = board.next_in_chain(s);
+    } while (s != n);
+  }
+  return false;
+}
+
+void response_features(const MoveContext& ctx, Vertex v, uint64_t black_diamond, CandidateFeatures* out) {
+  using namespace fixed_feature;
+  if (!ctx.last_move.is_point()) return;
+  const Geometry& g = ctx.board->geometry();
+  const int dx = g.x(ctx.last_move) - g.x(v), dy = g.y(ctx.last_move) - g.y(v);
+  const int adx = std::abs(dx), ady = std::abs(dy);
+  if (adx + ady > 2 || adx + ady == 0) return;  // (the previous move's point is empty after a suicide)
+  out->add_fixed(kResponse);
+  if (adx + ady == 1) out->add_fixed(kNeighbourOrth);
+  if (adx == 1 && ady == 1) out->add_fixed(kNeighbourDiag);
+  const uint64_t code = ctx.to_move == Color::kWhite ? swap_colors(black_diamond) : black_diamond;
+  out->set_key(PatternKind::kResponse, canonical(mark_previous_move(code, dx, dy), PatternShape::kDiamond12));
 }
 
 void candidate_features(FeatureSet set, const MoveContext& ctx, Vertex v, uint64_t black_diamond,
@@ -216,27 +295,22 @@ void candidate_features(FeatureSet set, const MoveContext& ctx, Vertex v, uint64
   out->key_mask = 0;
   const uint64_t code = c == Color::kWhite ? swap_colors(black_diamond) : black_diamond;
   out->set_key(PatternKind::k3x3, canonical(code, PatternShape::k3x3));
-
-  // Relation to the previous move.
+  response_features(ctx, v, black_diamond, out);
   const bool has_last = ctx.last_move.is_point();
-  if (has_last) {
-    const int dx = g.x(ctx.last_move) - g.x(v), dy = g.y(ctx.last_move) - g.y(v);
-    const int adx = std::abs(dx), ady = std::abs(dy);
-    if (adx + ady <= 2 && adx + ady > 0) {  // (the previous move's point is empty after a suicide)
-      out->add_fixed(kResponse);
-      if (adx + ady == 1) out->add_fixed(kNeighbourOrth);
-      if (adx == 1 && ady == 1) out->add_fixed(kNeighbourDiag);
-      out->set_key(PatternKind::kResponse, canonical(mark_previous_move(code, dx, dy), PatternShape::kDiamond12));
-    }
-  }
 
   int nakade_size = 0;
   Color nakade_owner = Color::kEmpty;
-  const bool nakade = nakade_vital(b, v, &nakade_size, &nakade_owner);
+  const bool nakade = nakade_vital(b, v, black_diamond, &nakade_size, &nakade_owner);
   if (nakade) out->add_fixed(static_cast<uint16_t>(kNakade + 2 * (nakade_size - 3) + (nakade_owner == c ? 1 : 0)));
 
   if (set == FeatureSet::kRollout) {
-    if (saves_atari(b, v, c)) out->add_fixed(kSaveAtari);
+    // Save atari needs a neighbouring chain in atari: a stone nibble 0x5 or 0x6 in lane 0.
+    bool atari_next = false;
+    for (int i = 0; i < 4; ++i) {
+      const uint64_t nib = (black_diamond >> (4 * i)) & 0xF;
+      atari_next |= nib == 0x5 || nib == 0x6;
+    }
+    if (atari_next && saves_atari(b, v, c)) out->add_fixed(kSaveAtari);
     return;
   }
 
@@ -263,7 +337,9 @@ void candidate_features(FeatureSet set, const MoveContext& ctx, Vertex v, uint64
   if (f.ladder_capture) out->add_fixed(kLadderCapture);
   if (f.ladder_escape) out->add_fixed(kLadderEscape);
   if (f.liberties >= 2) out->add_fixed(static_cast<uint16_t>(kLiberties + std::min<int>(f.liberties, 4) - 2));
-  if (has_last) out->add_fixed(static_cast<uint16_t>(kDistance + distance_bucket(move_distance(g, v, ctx.last_move))));
+  if (has_last && ctx.last_move != v) {
+    out->add_fixed(static_cast<uint16_t>(kDistance + distance_bucket(move_distance(g, v, ctx.last_move))));
+  }
   if (ctx.second_last_move.is_point() && ctx.second_last_move != v) {
     out->add_fixed(static_cast<uint16_t>(kDistance2 + distance_bucket(move_distance(g, v, ctx.second_last_move))));
   }

@@ -169,9 +169,27 @@ struct MoveContext {
 void candidate_features(FeatureSet set, const MoveContext& ctx, Vertex v, uint64_t black_diamond,
                         const BoardStates* states, CandidateFeatures* out);
 
+/// Only the features that depend on the previous move (rollout: response, neighbour, the
+/// response pattern), added to `out`. candidate_features() includes them; for the rollout set
+/// the score of a candidate is the score of its features without a previous move plus the
+/// score of these (the incremental policy keeps the two apart).
+void response_features(const MoveContext& ctx, Vertex v, uint64_t black_diamond, CandidateFeatures* out);
+
 /// True if `v` (empty) is the vital point of a killing eye space (the nakade feature of
 /// MoveFacts); sets `size` (3..6) and `owner` then. Open areas are rejected without a fill.
 bool nakade_vital(const Board& board, Vertex v, int* size, Color* owner);
+/// The same, with nakade_possible() of `black_diamond` (v's diamond12 code) as a further
+/// filter before any flood fill.
+bool nakade_vital(const Board& board, Vertex v, uint64_t black_diamond, int* size, Color* owner);
+/// The same without the cheap filters (for tests of the filters).
+bool nakade_vital_unfiltered(const Board& board, Vertex v, int* size, Color* owner);
+
+/// A necessary condition for nakade_vital() at the centre of the diamond12 code `diamond12`
+/// (of either colour): killing eye spaces lie within distance 2 of their vital point, so the
+/// centre's empty component within the diamond must be one of them, with the centre as its
+/// vital point. One lookup in a 4096-entry table of the diamond's empty points (built with
+/// nakade_shape() on drawn regions).
+bool nakade_possible(uint64_t diamond12);
 
 /// MoveFacts::saved_stones > 0 for `c` playing the legal move `v`, decided without move_facts()
 /// when no neighbouring chain is in atari (the common case).

@@ -1,6 +1,8 @@
 #include "search/softmax_policy.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "features/tactics.h"
 
@@ -8,29 +10,38 @@ namespace hane {
 
 void SumTree::reset(int slots) {
   slots_ = slots;
-  leaves_ = 1;
-  while (leaves_ < slots) leaves_ *= 2;
-  nodes_.assign(2 * leaves_, 0.0);
+  offsets_.clear();
+  // Each level padded to whole groups of kArity, down to a single root.
+  int size = std::max(1, slots), total = 0;
+  while (true) {
+    const int padded = (size + kArity - 1) / kArity * kArity;
+    offsets_.push_back(total);
+    total += padded;
+    if (size == 1) break;
+    size = padded / kArity;
+  }
+  // The root level is one node (padded to a group); the last offset points at it.
+  nodes_.assign(total, 0.0);
 }
 
 int SumTree::find(double u) const {
-  if (!(nodes_[1] > 0)) return -1;
-  int i = 1;
-  while (i < leaves_) {
-    const double left = nodes_[2 * i];
-    // Rounding may leave u at or beyond the right subtree's sum: never enter an empty subtree.
-    if ((u < left && left > 0) || !(nodes_[2 * i + 1] > 0)) {
-      i = 2 * i;
-    } else {
-      u -= left;
-      i = 2 * i + 1;
-    }
+  if (!(total() > 0)) return -1;
+  int i = 0;  // node index within the current level
+  for (int k = static_cast<int>(offsets_.size()) - 2; k >= 0; --k) {
+    const double* c = &nodes_[offsets_[k] + i * kArity];
+    // Stop at the child holding u, or at the last child of positive weight (rounding), never
+    // at an empty one: the chosen node always has a positive sum.
+    int last = kArity - 1;
+    while (!(c[last] > 0)) --last;
+    int j = 0;
+    while (j < last && !(u < c[j] && c[j] > 0)) u -= c[j++];
+    i = i * kArity + j;
   }
-  return i - leaves_;
+  return i;
 }
 
 SoftmaxPolicy::SoftmaxPolicy(std::shared_ptr<const SoftmaxModel> model, SoftmaxPolicyOptions options)
-    : model_(std::move(model)), options_(options), local_(model_->feature_set == FeatureSet::kRollout) {
+    : model_(std::move(model)), scorer_(model_.get()), options_(options), local_(model_->feature_set == FeatureSet::kRollout) {
   reset(Board(19), Color::kBlack);
 }
 
@@ -52,6 +63,9 @@ void SoftmaxPolicy::reset(const Board& board, Color to_move, Vertex last, Vertex
     }
   }
   for (int i = 0; i < 12; ++i) diamond_offsets_[i] = kPatternOffsets[i].dy * stride + kPatternOffsets[i].dx;
+  // Index differences of the diamond's points (unique for every board size, see vertex.h).
+  in_diamond_.fill(false);
+  for (int off : diamond_offsets_) in_diamond_[off + kMaxDelta] = true;
   for (int i = 0; i < 12; ++i) radius3_offsets_[i] = diamond_offsets_[i];
   for (int i = 0; i < 12; ++i) radius3_offsets_[12 + i] = kRing3Offsets[i].dy * stride + kRing3Offsets[i].dx;
   for (int c = 0; c < 2; ++c) {
@@ -59,14 +73,6 @@ void SoftmaxPolicy::reset(const Board& board, Color to_move, Vertex last, Vertex
     pending_[c].clear();
     full_[c] = true;
     center_[c] = Vertex::none();
-  }
-}
-
-void SoftmaxPolicy::mark_diamond_for(int c, Vertex center) {
-  if (!center.is_point()) return;
-  for (int off : diamond_offsets_) {
-    const int p = center.index() + off;
-    if (slot_of_[p] >= 0) mark_for(c, p);
   }
 }
 
@@ -81,14 +87,33 @@ void SoftmaxPolicy::mark_atari_neighbours(Vertex chain) {
   } while (s != chain);
 }
 
-double SoftmaxPolicy::score_point(Vertex v, Color c) {
+float SoftmaxPolicy::base_score(Vertex v, Color c) {
   ++rescored_;
-  if (!board_.is_empty(v) || board_.legal(v, c) != Legality::kLegal) return 0;
-  if (options_.exclude_own_eyes && board_.is_eye(v, c)) return 0;
+  constexpr float kNotCandidate = -std::numeric_limits<float>::infinity();
+  if (!board_.is_empty(v) || board_.legal(v, c) != Legality::kLegal) return kNotCandidate;
+  if (options_.exclude_own_eyes && board_.is_eye(v, c)) return kNotCandidate;
   CandidateFeatures f;
-  candidate_features(model_->feature_set, MoveContext{&board_, c, last_, second_last_}, v, tracker_.black_code(v),
-                     local_ ? nullptr : &states_, &f);
-  return std::exp(static_cast<double>(model_->score(f)));
+  // Rollout: the features without the previous move (set_leaf adds those); tree: all.
+  const MoveContext ctx{&board_, c, local_ ? Vertex::none() : last_, second_last_};
+  candidate_features(model_->feature_set, ctx, v, tracker_.black_code(v), local_ ? nullptr : &states_, &f);
+  return scorer_.score(f);
+}
+
+void SoftmaxPolicy::set_leaf(int ci, Color c, int p) {
+  float s = base_[ci][p];
+  if (s == -std::numeric_limits<float>::infinity()) {
+    tree_[ci].set(slot_of_[p], 0.0);
+    return;
+  }
+  if (local_ && last_.is_point()) {
+    const int delta = p - last_.index();
+    if (delta >= -kMaxDelta && delta <= kMaxDelta && in_diamond_[delta + kMaxDelta]) {
+      CandidateFeatures f;
+      response_features(MoveContext{&board_, c, last_}, Vertex(p), tracker_.black_code(Vertex(p)), &f);
+      s += scorer_.score(f);
+    }
+  }
+  tree_[ci].set(slot_of_[p], std::exp(s));
 }
 
 void SoftmaxPolicy::sync(Color c) {
@@ -96,14 +121,28 @@ void SoftmaxPolicy::sync(Color c) {
   if (full_[ci]) {
     if (!local_) states_.fill(board_);
     const int n = tree_[ci].slots();
-    for (int s = 0; s < n; ++s) tree_[ci].set(s, score_point(Vertex(vertex_of_[s]), c));
+    for (int s = 0; s < n; ++s) {
+      const int p = vertex_of_[s];
+      base_[ci][p] = base_score(Vertex(p), c);
+      set_leaf(ci, c, p);
+    }
     full_[ci] = false;
   } else {
-    if (center_[ci] != last_) {
-      mark_diamond_for(ci, center_[ci]);
-      mark_diamond_for(ci, last_);
+    for (int16_t p : pending_[ci]) {
+      base_[ci][p] = base_score(Vertex(p), c);
+      set_leaf(ci, c, p);
     }
-    for (int16_t p : pending_[ci]) tree_[ci].set(slot_of_[p], score_point(Vertex(p), c));
+    // Points whose relation to the previous move changed, and nothing else: their base score
+    // stands.
+    if (center_[ci] != last_) {
+      for (Vertex center : {center_[ci], last_}) {
+        if (!center.is_point()) continue;
+        for (int off : diamond_offsets_) {
+          const int p = center.index() + off;
+          if (slot_of_[p] >= 0 && mark_[ci][p] != epoch_[ci]) set_leaf(ci, c, p);
+        }
+      }
+    }
   }
   center_[ci] = last_;
   pending_[ci].clear();
@@ -174,7 +213,9 @@ void SoftmaxPolicy::play(Vertex v) {
       const Vertex x(v.index() + radius3_offsets_[i]);
       int size;
       Color owner;
-      if (slot_of_[x.index()] >= 0 && board_.is_empty(x) && nakade_vital(board_, x, &size, &owner)) mark(x.index());
+      if (slot_of_[x.index()] >= 0 && board_.is_empty(x) && nakade_vital(board_, x, tracker_.black_code(x), &size, &owner)) {
+        mark(x.index());
+      }
     }
     for (int16_t r : removed) {
       for (int i = 12; i < 24; ++i) {

@@ -20,7 +20,9 @@
 //     that the move creates is within distance 3 of it (those at distance 3 are checked), and
 //     a capture can open or close eye spaces within distance 3 of each captured stone;
 //   - for the player to move, the points within distance 2 of the previous move and of the
-//     previous move it last saw (response features move with the previous move).
+//     previous move it last saw: the response features move with the previous move. A point's
+//     score is kept as the sum of its other features' weights (the base) plus the response
+//     part, so these points only get their response part recomputed.
 // Each colour's tree is brought up to date lazily, when that colour is next to move, over the
 // union of the points changed since (each point rescored once). The tree feature set is not
 // local (distances to the previous moves change everywhere), so with it every empty point is
@@ -41,29 +43,36 @@
 
 namespace hane {
 
-/// Non-negative weights on slots 0..n-1; set() and find() cost O(log n). Sums are kept in
-/// double and recomputed from the children on every update, so they never drift.
+/// Non-negative weights on slots 0..n-1, in an 8-ary sum tree (a node holds the sum of its 8
+/// children, one cache line of doubles): set() and find() cost O(log n) (3 levels above 361
+/// slots). Sums are recomputed from the children on every update, so they never drift.
 class SumTree {
  public:
+  static constexpr int kArity = 8;
   explicit SumTree(int slots = 0) { reset(slots); }
   /// n slots, all of weight 0.
   void reset(int slots);
   void set(int slot, double weight) {
-    int i = leaves_ + slot;
-    nodes_[i] = weight;
-    for (i >>= 1; i >= 1; i >>= 1) nodes_[i] = nodes_[2 * i] + nodes_[2 * i + 1];
+    nodes_[slot] = weight;
+    int i = slot;
+    for (size_t k = 1; k < offsets_.size(); ++k) {
+      i /= kArity;
+      const double* c = &nodes_[offsets_[k - 1] + i * kArity];
+      nodes_[offsets_[k] + i] = ((c[0] + c[1]) + (c[2] + c[3])) + ((c[4] + c[5]) + (c[6] + c[7]));
+    }
   }
-  double weight(int slot) const { return nodes_[leaves_ + slot]; }
-  double total() const { return nodes_[1]; }
+  double weight(int slot) const { return nodes_[slot]; }
+  double total() const { return nodes_[offsets_.back()]; }
   /// The slot whose cumulative weight interval holds u, for 0 <= u < total() (a slot of
-  /// positive weight whenever total() > 0); -1 if total() is 0.
+  /// positive weight whenever total() > 0, even when rounding puts u at or past the end); -1
+  /// if total() is 0.
   int find(double u) const;
   int slots() const { return slots_; }
 
  private:
   int slots_ = 0;
-  int leaves_ = 1;
-  std::vector<double> nodes_;  // heap order: 1 is the root, leaves_ + slot the leaves
+  std::vector<int> offsets_;    // where each level starts in nodes_: leaves first, the root last
+  std::vector<double> nodes_;
 };
 
 struct SoftmaxPolicyOptions {
@@ -112,19 +121,17 @@ class SoftmaxPolicy {
       }
     }
   }
-  void mark_for(int c, int p) {
-    if (mark_[c][p] != epoch_[c]) {
-      mark_[c][p] = epoch_[c];
-      pending_[c].push_back(static_cast<int16_t>(p));
-    }
-  }
-  void mark_diamond_for(int c, Vertex center);
   void mark_atari_neighbours(Vertex chain);
   // Brings colour c's tree up to date.
   void sync(Color c);
-  double score_point(Vertex v, Color c);
+  // The score of v's features for c without the response features (rollout) or with all
+  // (tree); -inf if v is not a candidate.
+  float base_score(Vertex v, Color c);
+  // Sets the leaf of point index p in colour index ci's tree: exp(base + response score).
+  void set_leaf(int ci, Color c, int p);
 
   std::shared_ptr<const SoftmaxModel> model_;
+  SoftmaxScorer scorer_;
   SoftmaxPolicyOptions options_;
   bool local_ = true;
   Board board_;
@@ -135,6 +142,10 @@ class SoftmaxPolicy {
   std::array<int16_t, Board::kMaxVertices> slot_of_{};
   std::vector<int16_t> vertex_of_;
   std::array<SumTree, 2> tree_;
+  std::array<std::array<float, Board::kMaxVertices>, 2> base_{};
+  // Whether an index difference (offset by kMaxDelta) is one of the diamond's.
+  static constexpr int kMaxDelta = 2 * (Geometry::kMaxSize + Geometry::kPad) + 2;
+  std::array<bool, 2 * kMaxDelta + 1> in_diamond_{};
   // Per colour: points to rescore (each once per epoch), whether everything must be rescored,
   // and the previous move its response features were computed for.
   std::array<std::array<uint32_t, Board::kMaxVertices>, 2> mark_{};
