@@ -310,7 +310,7 @@ TEST(SoftmaxFeatures, Radius3KeyIsInvariantUnderSymmetries) {
 
 // A cache of random positions over `num_features` features.
 PositionCache random_cache(Rng& rng, int positions, int num_features) {
-  PositionCache cache;
+  PositionCache cache(4);  // a few fixed features, packed
   for (int p = 0; p < positions; ++p) {
     const int n = 2 + static_cast<int>(rng.below(12));
     std::vector<uint32_t> ids, offsets{0};
@@ -362,35 +362,43 @@ TEST(SoftmaxTrain, GradientMatchesFiniteDifferences) {
 }
 
 TEST(SoftmaxTrain, CacheGroupsIdenticalCandidates) {
-  PositionCache cache;
-  // Candidates: {1,2}, {2,1}, {3}, {}, {} and the played one is the second {1,2}.
-  std::vector<uint32_t> ids = {1, 2, 2, 1, 3};
-  const std::vector<uint32_t> offsets = {0, 2, 4, 5, 5, 5};
+  PositionCache cache(5);  // ids 0-4 are fixed features, packed as bytes
+  // Candidates: {1,2,9}, {9,2,1}, {3}, {}, {}, {0,1,2,3,4,7}; the played one is the second.
+  std::vector<uint32_t> ids = {1, 2, 9, 9, 2, 1, 3, 0, 1, 2, 3, 4, 7};
+  const std::vector<uint32_t> offsets = {0, 3, 6, 7, 7, 7, 13};
   cache.add(ids, offsets, 1);
   ASSERT_EQ(cache.size(), 1u);
-  const uint32_t* p = cache.position(0);
-  ASSERT_EQ(p[0], 3u);  // three classes
-  const uint32_t played = p[1];
-  // Walk the classes: counts 2 ({1,2}), 1 ({3}), 2 ({}).
-  const uint32_t* q = p + 2;
+  int played = -1;
+  const std::vector<PositionCache::Class> classes = cache.classes(0, &played);
+  ASSERT_EQ(classes.size(), 4u);
+  ASSERT_GE(played, 0);
+  EXPECT_EQ(classes[played].count, 2u);
+  EXPECT_EQ(classes[played].ids, (std::vector<uint32_t>{1, 2, 9}));
   int total = 0;
-  for (uint32_t j = 0; j < p[0]; ++j) {
-    const uint32_t count = q[0] & 0xFFFF, n = q[0] >> 16;
-    total += static_cast<int>(count);
-    if (j == played) {
-      EXPECT_EQ(count, 2u);
-      EXPECT_EQ(n, 2u);
-      EXPECT_EQ(q[1], 1u);
-      EXPECT_EQ(q[2], 2u);
+  bool saw_six = false;
+  for (const auto& c : classes) {
+    total += static_cast<int>(c.count);
+    if (c.ids.size() == 6) {
+      saw_six = true;
+      EXPECT_EQ(c.ids, (std::vector<uint32_t>{0, 1, 2, 3, 4, 7}));
     }
-    q += 1 + n;
+    if (c.ids.empty()) {
+      EXPECT_EQ(c.count, 2u);
+    }
   }
-  EXPECT_EQ(total, 5);
-  // With all weights zero every candidate is equally likely: loss ln 5, and the played move
-  // ties with all five, so its top-1 credit is 1/5.
-  const PositionLoss r = position_loss(p, Eigen::VectorXf::Zero(4), nullptr, 0);
-  EXPECT_NEAR(r.loss, std::log(5.0), 1e-6);
-  EXPECT_NEAR(r.top1, 0.2, 1e-9);
+  EXPECT_TRUE(saw_six);
+  EXPECT_EQ(total, 6);
+  // With all weights zero every candidate is equally likely: loss ln 6, and the played move
+  // ties with all six, so its top-1 credit is 1/6.
+  const PositionLoss r = position_loss(cache.position(0), Eigen::VectorXf::Zero(10), nullptr, 0);
+  EXPECT_NEAR(r.loss, std::log(6.0), 1e-6);
+  EXPECT_NEAR(r.top1, 1.0 / 6, 1e-9);
+  // A weight on feature 9 makes the played class the most likely, alone at the top.
+  Eigen::VectorXf w = Eigen::VectorXf::Zero(10);
+  w[9] = 1;
+  const PositionLoss s = position_loss(cache.position(0), w, nullptr, 0);
+  EXPECT_NEAR(s.loss, -std::log(std::exp(1.0) / (2 * std::exp(1.0) + 4)), 1e-6);
+  EXPECT_NEAR(s.top1, 0.5, 1e-9);  // tied with its twin
 }
 
 // --- Training end to end, model files -----------------------------------------------------------

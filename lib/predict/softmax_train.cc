@@ -20,6 +20,10 @@ namespace hane {
 // ---------------------------------------------------------------------------------------------
 // PositionCache and the loss.
 
+PositionCache::PositionCache(uint32_t num_fixed) : num_fixed_(num_fixed) {
+  if (num_fixed > 256) throw std::invalid_argument("PositionCache: at most 256 fixed features");
+}
+
 void PositionCache::add(std::span<uint32_t> ids, std::span<const uint32_t> offsets, int played) {
   const int n = static_cast<int>(offsets.size()) - 1;
   order_.resize(n);
@@ -31,37 +35,83 @@ void PositionCache::add(std::span<uint32_t> ids, std::span<const uint32_t> offse
     order_[i] = {h, static_cast<uint32_t>(i)};
   }
   std::sort(order_.begin(), order_.end());
-  const size_t header = data_.size();
-  data_.push_back(0);  // number of classes
-  data_.push_back(0);  // played class
+  std::vector<uint32_t>& out = scratch_;
+  out.assign(2, 0);  // number of classes, played class
   uint32_t classes = 0;
   auto same = [&](uint32_t a, uint32_t b) {
     return std::equal(ids.begin() + offsets[a], ids.begin() + offsets[a + 1], ids.begin() + offsets[b],
                       ids.begin() + offsets[b + 1]);
   };
   // Within a run of equal hashes, candidates are grouped by comparing ids (collisions stay apart).
-  std::vector<uint8_t>& done = done_;
-  done.assign(n, 0);
+  done_.assign(n, 0);
   for (int i = 0; i < n; ++i) {
-    if (done[i]) continue;
+    if (done_[i]) continue;
     const uint32_t a = order_[i].second;
     uint32_t count = 0;
     bool has_played = false;
     for (int j = i; j < n && order_[j].first == order_[i].first; ++j) {
-      if (done[j] || !same(a, order_[j].second)) continue;
-      done[j] = 1;
+      if (done_[j] || !same(a, order_[j].second)) continue;
+      done_[j] = 1;
       ++count;
       has_played |= static_cast<int>(order_[j].second) == played;
     }
-    const uint32_t num_ids = offsets[a + 1] - offsets[a];
-    if (has_played) data_[header + 1] = classes;
-    data_.push_back(count | (num_ids << 16));
-    data_.insert(data_.end(), ids.begin() + offsets[a], ids.begin() + offsets[a + 1]);
+    if (has_played) out[1] = classes;
+    // Sorted ids: the fixed ones (< num_fixed_) first, packed four to a word.
+    const auto first = ids.begin() + offsets[a], last = ids.begin() + offsets[a + 1];
+    const auto patterns = std::lower_bound(first, last, num_fixed_);
+    const uint32_t num_fixed = static_cast<uint32_t>(patterns - first), num_patterns = static_cast<uint32_t>(last - patterns);
+    out.push_back(count | (num_fixed << 16) | (num_patterns << 24));
+    for (uint32_t k = 0; k < num_fixed; k += 4) {
+      uint32_t word = 0;
+      for (uint32_t j = k; j < std::min(num_fixed, k + 4); ++j) word |= first[j] << (8 * (j - k));
+      out.push_back(word);
+    }
+    out.insert(out.end(), patterns, last);
     ++classes;
   }
-  data_[header] = classes;
-  starts_.push_back(data_.size());
+  out[0] = classes;
+  // Into the current block, or a new one: blocks are never reallocated, so positions stay put.
+  if (blocks_.empty() || block_used_ + out.size() > kBlockWords) {
+    blocks_.push_back(std::make_unique<uint32_t[]>(std::max(kBlockWords, out.size())));
+    block_used_ = 0;
+  }
+  uint32_t* dst = blocks_.back().get() + block_used_;
+  std::copy(out.begin(), out.end(), dst);
+  block_used_ += out.size();
+  positions_.push_back(dst);
 }
+
+std::vector<PositionCache::Class> PositionCache::classes(size_t i, int* played) const {
+  const uint32_t* p = positions_[i];
+  if (played) *played = static_cast<int>(p[1]);
+  std::vector<Class> out(p[0]);
+  p += 2;
+  for (Class& c : out) {
+    const uint32_t head = *p++;
+    c.count = head & 0xFFFF;
+    const uint32_t num_fixed = (head >> 16) & 0xFF, num_patterns = head >> 24;
+    for (uint32_t j = 0; j < num_fixed; ++j) c.ids.push_back((p[j / 4] >> (8 * (j % 4))) & 0xFF);
+    p += (num_fixed + 3) / 4;
+    c.ids.insert(c.ids.end(), p, p + num_patterns);
+    p += num_patterns;
+  }
+  return out;
+}
+
+namespace {
+// Calls fn(id) for each id of the class at `p` (its head word first); returns the next class.
+template <class Fn>
+inline const uint32_t* for_each_id(const uint32_t* p, Fn&& fn) {
+  const uint32_t head = *p++;
+  const uint32_t num_fixed = (head >> 16) & 0xFF, num_patterns = head >> 24;
+  for (uint32_t k = 0; k < num_fixed; k += 4) {
+    uint32_t word = *p++;
+    for (uint32_t j = k; j < std::min(num_fixed, k + 4); ++j, word >>= 8) fn(word & 0xFF);
+  }
+  for (uint32_t j = 0; j < num_patterns; ++j) fn(p[j]);
+  return p + num_patterns;
+}
+}  // namespace
 
 PositionLoss position_loss(const uint32_t* position, const Eigen::VectorXf& weights, SparseGradient* grad, float scale) {
   const int n = static_cast<int>(position[0]);
@@ -73,14 +123,11 @@ PositionLoss position_loss(const uint32_t* position, const Eigen::VectorXf& weig
   classes.resize(n);
   const uint32_t* p = position + 2;
   for (int j = 0; j < n; ++j) {
-    const uint32_t head = *p++;
-    const int num_ids = static_cast<int>(head >> 16);
     classes[j] = p;
-    counts[j] = static_cast<float>(head & 0xFFFF);
+    counts[j] = static_cast<float>(*p & 0xFFFF);
     float s = 0;
-    for (int k = 0; k < num_ids; ++k) s += weights[p[k]];
+    p = for_each_id(p, [&](uint32_t id) { s += weights[id]; });
     scores[j] = s;
-    p += num_ids;
   }
   const float max = scores.maxCoeff();
   expd = (scores - max).exp() * counts;
@@ -98,9 +145,7 @@ PositionLoss position_loss(const uint32_t* position, const Eigen::VectorXf& weig
     const float inv_z = static_cast<float>(1.0 / z);
     for (int j = 0; j < n; ++j) {
       const float d = scale * (expd[j] * inv_z - (j == played ? 1.0f : 0.0f));
-      const uint32_t* ids = classes[j];
-      const int num_ids = static_cast<int>(ids[-1] >> 16);
-      for (int k = 0; k < num_ids; ++k) grad->add(ids[k], d);
+      for_each_id(classes[j], [&](uint32_t id) { grad->add(id, d); });
     }
   }
   return out;
@@ -207,9 +252,9 @@ struct Dictionary {
 using KeyCounts = std::array<absl::flat_hash_map<uint64_t, uint32_t>, kNumPatternKinds>;
 
 // Bytes a cached position takes at most: its raw feature tuples (before rare keys are dropped,
-// which can only merge classes), each once, plus the position's header and index entries.
+// which can only merge classes), each once, plus the position's header and index entry.
 size_t position_bytes_bound(const PositionFeatures& pf) {
-  thread_local std::vector<std::pair<uint64_t, int>> classes;  // (hash of the tuple, ids)
+  thread_local std::vector<std::pair<uint64_t, int>> classes;  // (hash of the tuple, words)
   classes.clear();
   for (int i = 0; i < pf.num_moves; ++i) {
     const CandidateFeatures& f = pf.features[i];
@@ -218,18 +263,18 @@ size_t position_bytes_bound(const PositionFeatures& pf) {
     for (int k = 0; k < kNumPatternKinds; ++k) {
       if (f.has_key(static_cast<PatternKind>(k))) h = mix64(h ^ f.keys[k]);
     }
-    classes.emplace_back(h, f.num_fixed + std::popcount(f.key_mask));
+    classes.emplace_back(h, 1 + (f.num_fixed + 3) / 4 + std::popcount(f.key_mask));
   }
   std::sort(classes.begin(), classes.end());
   size_t words = 2;
   for (size_t i = 0; i < classes.size(); ++i) {
-    if (i == 0 || classes[i].first != classes[i - 1].first) words += 1 + classes[i].second;
+    if (i == 0 || classes[i].first != classes[i - 1].first) words += classes[i].second;
   }
-  return 4 * words + 8 + 8;  // data, start offset, pointer
+  return 4 * words + 8;  // data, pointer
 }
 
 struct Caches {
-  std::vector<PositionCache> parts;     // one per thread
+  std::vector<PositionCache> parts;        // one per thread
   std::vector<const uint32_t*> positions;  // every position of every part
   size_t bytes = 0;
 
@@ -237,7 +282,6 @@ struct Caches {
     positions.clear();
     bytes = 0;
     for (PositionCache& c : parts) {
-      c.shrink_to_fit();
       for (size_t i = 0; i < c.size(); ++i) positions.push_back(c.position(i));
       bytes += c.bytes();
     }
@@ -248,7 +292,8 @@ struct Caches {
 // Extracts the sampled positions of `games` into `caches` with ids from `dict`.
 void extract(const std::vector<CorpusGame>& games, FeatureSet set, const Sampler& sampler, const Dictionary& dict,
              int threads, const std::string& what, bool progress, Caches& caches) {
-  caches.parts.assign(threads, PositionCache());
+  caches.parts.clear();
+  for (int t = 0; t < threads; ++t) caches.parts.emplace_back(static_cast<uint32_t>(dict.num_fixed));
   std::vector<PositionFeatures> pfs(threads);
   std::vector<std::vector<uint32_t>> ids(threads), offsets(threads);
   parallel_games(games, threads, what, progress, [&](int t, const CorpusGame& game) {
@@ -318,9 +363,11 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
     }
   };
 
-  // 1. How many positions fit: the bytes of a position, bounded on a pilot of a few games.
+  // 1. How many positions fit: the bytes of a position, bounded on a pilot of a few games. The
+  // validation positions take at most a tenth of the budget.
   const int64_t train_positions = std::max<int64_t>(1, count_positions(train));
   int64_t budget_positions = o.max_positions > 0 ? o.max_positions : train_positions;
+  int64_t validation_positions = o.validation_positions;
   {
     PositionFeatures pf;
     size_t bytes = 0;
@@ -333,16 +380,17 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
     }
     if (n > 0) {
       const double per_position = static_cast<double>(bytes) / n;
-      // The validation cache shares the budget.
-      const double budget = o.memory_gb * 1e9 - per_position * static_cast<double>(o.validation_positions);
-      budget_positions = std::min<int64_t>(budget_positions, std::max<int64_t>(1000, static_cast<int64_t>(budget / per_position)));
-      note("feature cache: about %.0f bytes per position (bound from %lld pilot positions); room for %s positions\n",
-           per_position, static_cast<long long>(n), with_thousands(budget_positions).c_str());
+      const double budget = o.memory_gb * 1e9;
+      validation_positions = std::min<int64_t>(validation_positions, static_cast<int64_t>(0.1 * budget / per_position));
+      const double left = budget - per_position * static_cast<double>(validation_positions);
+      budget_positions = std::min<int64_t>(budget_positions, std::max<int64_t>(1000, static_cast<int64_t>(left / per_position)));
+      note("feature cache: about %.0f bytes per position (bound from %lld pilot positions); room for %s training "
+           "positions\n", per_position, static_cast<long long>(n), with_thousands(budget_positions).c_str());
     }
   }
   const Sampler train_sampler{std::min(1.0, static_cast<double>(budget_positions) / train_positions), o.seed};
   const int64_t validation_total = std::max<int64_t>(1, count_positions(validation));
-  const Sampler val_sampler{std::min(1.0, static_cast<double>(o.validation_positions) / validation_total), o.seed + 1};
+  const Sampler val_sampler{std::min(1.0, static_cast<double>(validation_positions) / validation_total), o.seed + 1};
 
   // 2. Count pattern keys over the sampled training positions.
   std::vector<KeyCounts> counts(threads);

@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -90,28 +91,39 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
 // ---------------------------------------------------------------------------------------------
 // The pieces, exposed for tests.
 
-/// Positions in the compact form training uses. Layout of a position, in 32-bit words:
-/// [number of classes] [index of the played move's class], then for each class
-/// [count | number of ids << 16] [ids...]. About 4 bytes per id plus 4 per class.
+/// Positions in the compact form training uses, in blocks of 64 MB that never move. Layout of
+/// a position, in 32-bit words: [number of classes] [index of the played move's class], then
+/// for each class [count | number of fixed ids << 16 | number of pattern ids << 24], the fixed
+/// ids (< num_fixed) packed four to a word, then the pattern ids.
 class PositionCache {
  public:
+  /// Ids below `num_fixed` (at most 256) are the fixed features.
+  explicit PositionCache(uint32_t num_fixed = 0);
   /// Adds a position of `num_candidates` candidates: candidate i's feature ids are
   /// ids[offsets[i] .. offsets[i + 1]) (distinct, any order; sorted here); `played` is the
   /// index of the played candidate. Candidates with the same ids form one class.
   void add(std::span<uint32_t> ids, std::span<const uint32_t> offsets, int played);
-  size_t size() const { return starts_.size() - 1; }
-  size_t bytes() const { return data_.capacity() * 4 + starts_.capacity() * 8; }
-  const uint32_t* position(size_t i) const { return data_.data() + starts_[i]; }
-  void shrink_to_fit() {
-    data_.shrink_to_fit();
-    starts_.shrink_to_fit();
-  }
+  size_t size() const { return positions_.size(); }
+  /// Memory held (blocks and index).
+  size_t bytes() const { return blocks_.size() * kBlockWords * 4 + positions_.capacity() * 8; }
+  const uint32_t* position(size_t i) const { return positions_[i]; }
+
+  /// Position i decoded (for tests): its classes, and the played class through `played`.
+  struct Class {
+    uint32_t count = 0;
+    std::vector<uint32_t> ids;
+  };
+  std::vector<Class> classes(size_t i, int* played = nullptr) const;
 
  private:
-  std::vector<uint32_t> data_;
-  std::vector<uint64_t> starts_{0};
+  static constexpr size_t kBlockWords = size_t{1} << 24;
+  uint32_t num_fixed_ = 0;
+  std::vector<std::unique_ptr<uint32_t[]>> blocks_;
+  size_t block_used_ = 0;
+  std::vector<const uint32_t*> positions_;
   std::vector<std::pair<uint64_t, uint32_t>> order_;  // scratch: (hash of ids, candidate)
   std::vector<uint8_t> done_;                         // scratch
+  std::vector<uint32_t> scratch_;                     // the position being written
 };
 
 /// A dense gradient buffer that remembers which entries are non-zero.
