@@ -245,6 +245,10 @@ TEST(TreeQuestions, AnswersAndDescriptions) {
   const uint8_t captures = static_cast<uint8_t>(in(TreeInput::kCaptureStones));
   EXPECT_EQ(describe(TreeQuestion{captures, tree_input_mask(captures) & ~1u}), "captures >= 1");
   EXPECT_EQ(describe(TreeQuestion{captures, 1u << 15}), "captures >= 15+");
+  const uint8_t move = static_cast<uint8_t>(in(TreeInput::kMoveNumber));
+  EXPECT_EQ(describe(TreeQuestion{move, 1u << 31}), "move_number >= 311+");
+  EXPECT_EQ(describe(TreeQuestion{move, 0b11}), "move_number <= 11-20");
+  EXPECT_EQ(describe(TreeQuestion{captures, 0b101}), "captures in {0, 2}");
   EXPECT_EQ(describe(TreeQuestion{static_cast<uint8_t>(in(TreeInput::kLastOffset)), 1u << 24}), "last_move_at in {far}");
   EXPECT_TRUE(valid_question(opp12));
   EXPECT_FALSE(valid_question(TreeQuestion{0, 0}));

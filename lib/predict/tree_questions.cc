@@ -194,7 +194,7 @@ std::string describe(TreeQuestion q) {
     const int low = std::countr_zero(q.values), high = 31 - std::countl_zero(q.values);
     const uint32_t range = (high == 31 ? ~uint32_t{0} : (uint32_t{1} << (high + 1)) - 1) & ~((uint32_t{1} << low) - 1);
     if (q.values == range && low == 0) return tree_input_name(q.input) + " <= " + tree_value_name(q.input, high);
-    if (q.values == (mask & range) && (mask >> (high + 1)) == 0) {
+    if (q.values == (mask & range) && (high == 31 || (mask >> (high + 1)) == 0)) {
       return tree_input_name(q.input) + " >= " + tree_value_name(q.input, low);
     }
   }

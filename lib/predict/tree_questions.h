@@ -5,7 +5,7 @@
 // Inputs (TreeInputs::v, one byte each, every value below 32):
 //
 //   0..23  the points within Manhattan distance 3 of the candidate (kTreeOffsets), each a
-//          TreePoint state relative to the player to move: empty, off the board, own or
+//          tree_point state relative to the player to move: empty, off the board, own or
 //          opponent stone with 1, 2, 3 or 4+ liberties
 //   24..   move-level facts (TreeInput): distances to the previous two moves (R. Coulom's
 //          move distance) and where they lie among the 24 points, the edge lines, the tactical
@@ -25,8 +25,9 @@
 // and one mask, whatever the input. Questions such as "is the point at (dx, dy) an opponent
 // stone?", "does the chain at (dx, dy) have at most 2 liberties?", "is the move within distance
 // 4 of the previous move?", "does the move capture?", "is it on the third line?" are all sets
-// of values of one input; training picks the best set for each input (CART's ordering of the
-// categories by their ratio; L. Breiman et al., "Classification and Regression Trees", 1984,
+// of values of one input. Training asks ordered inputs (tree_input_ordinal) only thresholds,
+// "value <= t", and categories any set, the best of which it finds by CART's ordering of the
+// categories by their ratio (L. Breiman et al., "Classification and Regression Trees", 1984,
 // theorem 4.5). The use of decision trees over such questions for move guessing follows
 // F. van Niekerk and S. Kroon, "Decision Trees for Computer Go Features" (IJCAI workshop on
 // computer games, 2013) and van Niekerk's thesis "Decision Forests for Computer Go Feature
@@ -162,9 +163,9 @@ extern const std::array<std::array<uint8_t, kTreePoints>, 8> kTreeSymmetries;
 
 /// Computes the inputs of candidate moves, one position at a time. Per position: the point
 /// states of the whole board and the distance to the nearest stone (a two-pass distance
-/// transform), about 2 µs on 19x19; per candidate: 24 loads, the canonical frame (8 images of
-/// two 48-bit codes), move_facts() (tens of ns; ladders when asked and needed), distances.
-/// Not thread-safe: one per thread.
+/// transform), about 3 µs on 19x19; per candidate about 150 ns on average: 24 loads, the
+/// canonical frame (8 images of two 48-bit codes), move_facts() with its ladder reads (a third
+/// of the time), distances. Not thread-safe: one per thread.
 class TreeInputMaker {
  public:
   explicit TreeInputMaker(TreeFeatureOptions options = {}) : options_(options) {}

@@ -3,9 +3,11 @@
 // Sample. Positions of the training games are drawn at random (each kept with probability
 // positions / total); of each drawn position the played move is always kept and every other
 // legal move with probability `negatives`, counting 1 / negatives times (an unbiased estimate of
-// "seen", in memory proportional to the sample: 32 bytes a kept candidate). Validation positions
-// keep every legal move, so that top-1 and the log-likelihood of the normalised guess can be
-// measured exactly as `hane eval` does.
+// "seen", in memory proportional to the sample: 32 bytes a kept candidate, about 830 bytes a
+// position at negatives = 0.1 on 19x19). With negatives = 1 every legal move is kept; at equal
+// memory, more positions with fewer of their other moves measured better on KGS (more played
+// moves to learn from). Validation positions keep every legal move, so that top-1 and the
+// log-likelihood of the normalised guess are measured exactly as `hane eval` does.
 //
 // Growth (best-first, as in H. Shi, "Best-first Decision Tree Learning", 2007): every leaf keeps
 // its candidates (a contiguous range of the sample, partitioned in place at each split) and its
@@ -24,7 +26,12 @@
 // best validation log-likelihood (splits are kept in order, so any earlier tree is a prefix).
 // A histogram is computed for the smaller child only when the parent's is kept (leaves of at
 // least 32k candidates); both cores work at once: on large leaves each takes a share of the
-// candidates, on small ones each splits its own leaf (the queue's top leaves).
+// candidates, on small ones each splits its own leaf. In that case the queue's top leaves are
+// split together (a split never changes another leaf's best split, so this is the greedy
+// order except that a child may wait for its parent's runner-up).
+//
+// On the KGS train split (6.4M positions, negatives 0.1: 167M candidates, 5.4 GB) sampling
+// takes about 70 s and growth to 200k leaves about 30 s on two cores.
 #pragma once
 
 #include <cstdint>
@@ -94,7 +101,8 @@ struct TreeTrainOptions {
   int max_leaves = 10000;
   /// Least number of sample candidates in each child of a split.
   int64_t min_leaf = 20;
-  /// k in the smoothing towards the parent's probability (in candidates "seen").
+  /// k in the smoothing towards the parent's probability (in candidates "seen"). With thinned
+  /// negatives a strong prior pays: `hane train tree` uses 10 / negatives (10 sampled rows).
   double prior_strength = 10;
   /// Least gain (nats on the training sample) worth a split.
   double min_gain = 1e-6;
