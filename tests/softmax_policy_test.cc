@@ -50,6 +50,14 @@ TEST(SumTree, TotalsWeightsAndFinds) {
   }
   EXPECT_DOUBLE_EQ(big.total(), before);
   EXPECT_EQ(big.find(before), 623);
+  // Updates in any order leave the same sums as building from scratch.
+  for (int round = 0; round < 50; ++round) {
+    Rng r(round);
+    for (int k = 0; k < 40; ++k) big.set(static_cast<int>(r.below(625)), r.uniform());
+      double sum = 0;
+    for (int i = 0; i < 625; ++i) sum += big.weight(i);
+    EXPECT_NEAR(big.total(), sum, 1e-9);
+  }
   // Frequencies follow the weights.
   SumTree u(361);
   for (int i = 0; i < 361; ++i) u.set(i, i % 7 == 0 ? 3.0 : 1.0);

@@ -1,6 +1,7 @@
 // hane bench: speed of the core (playouts/s), printed and optionally written as JSON.
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <string>
 
@@ -24,6 +25,12 @@ struct BenchOptions {
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+// CPU time of this thread, in seconds: on a shared machine it counts only our own work.
+double thread_cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
 
 // Uniform-random playouts from the empty board for about `seconds`; returns playouts/s.
 double playouts_per_second(int size, const BenchOptions& o) {
@@ -82,6 +89,7 @@ void bench_softmax(const BenchOptions& o, nlohmann::json& report) {
   std::vector<Vertex> moves(361);
   std::vector<float> scores(361);
   int64_t guesses = 0;
+  const double guess_cpu_start = thread_cpu_seconds();
   const auto guess_start = Clock::now();
   double guess_seconds = 0;
   do {
@@ -94,10 +102,12 @@ void bench_softmax(const BenchOptions& o, nlohmann::json& report) {
     guess_seconds = since(guess_start);
   } while (guess_seconds < o.seconds);
   const double full_us = 1e6 * guess_seconds / guesses;
+  const double full_cpu_us = 1e6 * (thread_cpu_seconds() - guess_cpu_start) / guesses;
 
   // Playouts with the incremental policy: sample, play, rescore the changed points.
   int64_t playouts = 0, moves_played = 0;
   const int64_t rescored_before = policy.rescored();
+  const double playout_cpu_start = thread_cpu_seconds();
   const auto playout_start = Clock::now();
   double playout_seconds = 0;
   do {
@@ -107,17 +117,20 @@ void bench_softmax(const BenchOptions& o, nlohmann::json& report) {
     playout_seconds = since(playout_start);
   } while (playout_seconds < o.seconds);
   const double move_us = 1e6 * playout_seconds / moves_played;
+  const double move_cpu_us = 1e6 * (thread_cpu_seconds() - playout_cpu_start) / moves_played;
   const double rate = playouts / playout_seconds;
-  std::printf("  full-board guess       %10.2f µs (%lld guesses on %zu playout positions)\n", full_us,
-              static_cast<long long>(guesses), positions.size());
+  std::printf("  full-board guess       %10.2f µs (CPU %.2f µs; %lld guesses on %zu playout positions)\n", full_us,
+              full_cpu_us, static_cast<long long>(guesses), positions.size());
   const double rescored = static_cast<double>(policy.rescored() - rescored_before) / moves_played;
-  std::printf("  incremental move       %10.3f µs (sample + play + rescore %.1f points; %.0f moves per playout)\n",
-              move_us, rescored, static_cast<double>(moves_played) / playouts);
+  std::printf("  incremental move       %10.3f µs (CPU %.3f µs; sample + play + rescore %.1f points; %.0f moves per "
+              "playout)\n", move_us, move_cpu_us, rescored, static_cast<double>(moves_played) / playouts);
   std::printf("  playouts               %10.0f playouts/s with the policy\n", rate);
   report["softmax"] = {{"model", o.model_path},
                        {"feature_set", set},
                        {"full_guess_us", full_us},
+                       {"full_guess_cpu_us", full_cpu_us},
                        {"incremental_move_us", move_us},
+                       {"incremental_move_cpu_us", move_cpu_us},
                        {"moves_per_playout", static_cast<double>(moves_played) / playouts},
                        {"points_rescored_per_move", rescored},
                        {"playouts_per_second", rate}};
@@ -150,7 +163,8 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--seed", options->seed, "PRNG seed")->capture_default_str();
   cmd->add_option("--json", options->json_path,
                   "Also write the results to this JSON file (playouts_per_second; with --model also softmax: "
-                  "full_guess_us, incremental_move_us, moves_per_playout, playouts_per_second)");
+                  "full_guess_us, full_guess_cpu_us, incremental_move_us, incremental_move_cpu_us, "
+                  "moves_per_playout, points_rescored_per_move, playouts_per_second)");
   cmd->add_option("--model", options->model_path,
                   "Also measure this softmax model on 19x19: µs per full-board guess, µs per incremental playout "
                   "move, playouts/s with the policy");

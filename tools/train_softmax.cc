@@ -109,7 +109,7 @@ void add_train_softmax_command(CLI::App* train_app) {
       ->capture_default_str();
   cmd->add_option("--max-positions", o.max_positions, "Cache at most about this many training positions (0: budget)")
       ->capture_default_str();
-  cmd->add_option("--validation-positions", o.validation_positions, "Validation positions to measure each epoch on")
+  cmd->add_option("--validation-positions", o.validation_positions, "Validation positions to measure each epoch on (within a tenth of --memory-gb)")
       ->capture_default_str();
   cmd->add_option("--epoch-fraction", o.epoch_fraction, "Fraction of the cached positions used per epoch")
       ->check(CLI::Range(0.0, 1.0))

@@ -76,8 +76,11 @@ class SoftmaxScorer {
     float weight = 0;
     int32_t kind = -1;  // -1: empty
   };
+  static size_t slot(int kind, uint64_t key) {
+    return ((key + static_cast<uint64_t>(kind)) * 0x9E3779B97F4A7C15ull) >> (64 - kBits);
+  }
   float pattern_weight(int kind, uint64_t key) {
-    Entry& e = cache_[((key + static_cast<uint64_t>(kind)) * 0x9E3779B97F4A7C15ull) >> (64 - kBits)];
+    Entry& e = cache_[slot(kind, key)];
     if (e.kind != kind || e.key != key) {
       const auto it = model_->patterns[kind].find(key);
       e = {key, it != model_->patterns[kind].end() ? it->second : 0.0f, kind};

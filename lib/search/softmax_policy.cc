@@ -209,7 +209,8 @@ void SoftmaxPolicy::play(Vertex v) {
     // made by the move (its eye space lost v) is within distance 3 of v, and the tracker lists
     // those within distance 2. A capture can make or unmake vital points within distance 3 of
     // each captured stone.
-    for (int i = 12; i < 24; ++i) {
+    // (Only an empty region next to v can have lost v.)
+    for (int i = board_.empty_neighbours(v) > 0 ? 12 : 24; i < 24; ++i) {
       const Vertex x(v.index() + radius3_offsets_[i]);
       int size;
       Color owner;
