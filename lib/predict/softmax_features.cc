@@ -1,6 +1,7 @@
 #include "predict/softmax_features.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <cstdlib>
 
@@ -209,36 +210,44 @@ bool nakade_vital_unfiltered(const Board& board, Vertex v, int* size, Color* own
   return true;
 }
 
-bool nakade_possible(uint64_t diamond12) {
-  static const std::array<bool, 4096> kTable = [] {
-    std::array<bool, 4096> table{};
-    const Geometry g(9);
-    const int cx = 4, cy = 4;
-    for (uint32_t mask = 0; mask < 4096; ++mask) {
-      Board b(9);
-      // Stones on every point within distance 3 of the centre but the centre and the mask's.
-      for (int dy = -3; dy <= 3; ++dy) {
-        for (int dx = -3; dx <= 3; ++dx) {
-          if (std::abs(dx) + std::abs(dy) > 3 || (dx == 0 && dy == 0)) continue;
-          bool empty = false;
-          for (int i = 0; i < kMaxPatternPoints; ++i) {
-            if (kPatternOffsets[i].dx == dx && kPatternOffsets[i].dy == dy) empty = (mask >> i) & 1;
-          }
-          if (!empty) b.set_stone(g.at(cx + dx, cy + dy), Color::kBlack);
-        }
+namespace {
+// Whether the centre is the vital point of the killing eye space made of the centre and the
+// diamond points of `mask` (bit i: point i is empty), every other point within distance 3 a
+// stone of one colour.
+bool centre_is_vital(uint32_t mask) {
+  const Geometry g(9);
+  Board b(9);
+  for (int dy = -3; dy <= 3; ++dy) {
+    for (int dx = -3; dx <= 3; ++dx) {
+      if (std::abs(dx) + std::abs(dy) > 3 || (dx == 0 && dy == 0)) continue;
+      bool empty = false;
+      for (int i = 0; i < kMaxPatternPoints; ++i) {
+        if (kPatternOffsets[i].dx == dx && kPatternOffsets[i].dy == dy) empty = (mask >> i) & 1;
       }
-      const auto eye = nakade_shape(b, g.at(cx, cy));
-      table[mask] = eye && eye->vital == g.at(cx, cy);
+      if (!empty) b.set_stone(g.at(4 + dx, 4 + dy), Color::kBlack);
     }
-    return table;
-  }();
+  }
+  const auto eye = nakade_shape(b, g.at(4, 4));
+  return eye && eye->vital == g.at(4, 4);
+}
+}  // namespace
+
+bool nakade_possible(uint64_t diamond12) {
+  // 0: not computed yet, 1: no, 2: yes. Filled in on first use of each mask (few masks
+  // occur); threads that race compute the same value.
+  static std::array<std::atomic<int8_t>, 4096> table{};
   // Bit 4i of `empty` is set iff nibble i is 0; then each 16-bit lane's 4 flags are packed.
   uint64_t t = diamond12 | (diamond12 >> 1);
   t |= t >> 2;
   const uint64_t empty = ~t & 0x1111'1111'1111ull;
   const uint64_t lanes = (empty | (empty >> 3) | (empty >> 6) | (empty >> 9)) & 0x000F'000F'000Full;
   const uint32_t mask = static_cast<uint32_t>((lanes & 0xF) | ((lanes >> 12) & 0xF0) | ((lanes >> 24) & 0xF00));
-  return kTable[mask];
+  int8_t known = table[mask].load(std::memory_order_relaxed);
+  if (known == 0) {
+    known = centre_is_vital(mask) ? 2 : 1;
+    table[mask].store(known, std::memory_order_relaxed);
+  }
+  return known == 2;
 }
 
 bool saves_atari(const Board& board, Vertex v, Color c) {

@@ -187,8 +187,8 @@ bool nakade_vital_unfiltered(const Board& board, Vertex v, int* size, Color* own
 /// A necessary condition for nakade_vital() at the centre of the diamond12 code `diamond12`
 /// (of either colour): killing eye spaces lie within distance 2 of their vital point, so the
 /// centre's empty component within the diamond must be one of them, with the centre as its
-/// vital point. One lookup in a 4096-entry table of the diamond's empty points (built with
-/// nakade_shape() on drawn regions).
+/// vital point. One lookup in a 4096-entry table of the diamond's empty points (each entry
+/// computed on first use with nakade_shape() on the drawn region). Thread-safe.
 bool nakade_possible(uint64_t diamond12);
 
 /// MoveFacts::saved_stones > 0 for `c` playing the legal move `v`, decided without move_facts()
