@@ -93,7 +93,7 @@ float SoftmaxPolicy::base_score(Vertex v, Color c) {
   if (!board_.is_empty(v) || board_.legal(v, c) != Legality::kLegal) return kNotCandidate;
   if (options_.exclude_own_eyes && board_.is_eye(v, c)) return kNotCandidate;
   CandidateFeatures f;
-  // Rollout: the features without the previous move (set_leaf adds those); tree: all.
+  // Rollout: the features without the previous move (set_leaf() adds those); tree: all.
   const MoveContext ctx{&board_, c, local_ ? Vertex::none() : last_, second_last_};
   candidate_features(model_->feature_set, ctx, v, tracker_.black_code(v), local_ ? nullptr : &states_, &f);
   return scorer_.score(f);
@@ -187,7 +187,11 @@ void SoftmaxPolicy::play(Vertex v) {
 
     // Save atari through a capture: for each chain in atari now or before the move whose
     // liberties the move changed, the liberty of every opponent chain in atari next to it.
-    const uint32_t epoch = ++seen_epoch_;
+    if (++seen_epoch_ == 0) {  // wrapped (after 2^32 moves): forget old marks
+      seen_.fill(0);
+      seen_epoch_ = 1;
+    }
+    const uint32_t epoch = seen_epoch_;
     auto changed = [&](Vertex s, bool was_in_atari) {
       if (!board_.is_stone(s)) return;
       const Vertex head = board_.chain_head(s);
