@@ -114,7 +114,7 @@ void add_train_softmax_command(CLI::App* train_app) {
   cmd->add_option("--epoch-fraction", o.epoch_fraction, "Fraction of the cached positions used per epoch")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
-  cmd->add_option("--select", o.select, "Keep the epoch with the best validation top1 or loglik")
+  cmd->add_option("--select", o.select, "Keep the epoch with the best validation loglik or top1 (also what early stopping watches)")
       ->check(CLI::IsMember({"top1", "loglik"}))
       ->capture_default_str();
   cmd->add_option("--seed", o.seed, "Seed for sampling and shuffling")->capture_default_str();

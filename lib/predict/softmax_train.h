@@ -63,8 +63,9 @@ struct SoftmaxTrainOptions {
   int64_t validation_positions = 200'000;
   /// Fraction of the cached training positions used in each epoch (a fresh random subset).
   double epoch_fraction = 1.0;
-  /// Select the best epoch by "top1" or "loglik" (validation).
-  std::string select = "top1";
+  /// What decides the best epoch and whether an epoch improved: validation "loglik" (smooth:
+  /// the default) or "top1" (noisier: ties stop training early).
+  std::string select = "loglik";
   /// Threads for extraction and training (0: one per core).
   int threads = 0;
   uint64_t seed = 1;
