@@ -595,6 +595,16 @@ TEST(SoftmaxGuesser, ProbabilitiesAreTheSoftmaxOfTheScores) {
   }
   EXPECT_TRUE(g.gives_probabilities());
   EXPECT_EQ(g.info()["dictionaries"]["3x3"], 2);
+  // The cached scorer agrees with the model's own sum, including after cache collisions.
+  SoftmaxScorer scorer(model.get());
+  Rng rng(2);
+  for (int i = 0; i < 100000; ++i) {
+    CandidateFeatures f;
+    f.add_fixed(static_cast<uint16_t>(rng.below(12)));
+    f.set_key(PatternKind::k3x3, rng.below(2) ? 7 : rng.below(1u << 20));
+    if (rng.below(2)) f.set_key(PatternKind::kResponse, rng.below(4) ? 99 : rng.below(1u << 20));
+    ASSERT_EQ(scorer.score(f), model->score(f));
+  }
 }
 
 }  // namespace
