@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "test_files.h"
 #include "corpus/replay.h"
 #include "eval/evaluate.h"
 #include "predict/load.h"
@@ -17,9 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string temp_path(const std::string& name) {
-  return (fs::temp_directory_path() / ("hane_predict_" + std::to_string(::getpid()) + "_" + name)).string();
-}
+std::string temp_path(const std::string& name) { return testing::temp_path("predict", name); }
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

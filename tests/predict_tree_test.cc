@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "test_files.h"
 #include "eval/evaluate.h"
 #include "go/random.h"
 #include "go_fixtures.h"
@@ -25,9 +26,7 @@ constexpr Color B = Color::kBlack;
 constexpr Color W = Color::kWhite;
 constexpr int in(TreeInput i) { return static_cast<int>(i); }
 
-std::string temp_path(const std::string& name) {
-  return (fs::temp_directory_path() / ("hane_tree_" + std::to_string(::getpid()) + "_" + name)).string();
-}
+std::string temp_path(const std::string& name) { return testing::temp_path("tree", name); }
 
 TreeInputs inputs_of(const Position& p, Vertex v, TreeFeatureOptions o = {}) {
   TreeInputMaker maker(o);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "test_files.h"
 #include "eval/evaluate.h"
 #include "features/tactics.h"
 #include "go/playout.h"
@@ -26,9 +27,7 @@ using testing::board_from_ascii;
 constexpr Color B = Color::kBlack;
 constexpr Color W = Color::kWhite;
 
-std::string temp_path(const std::string& name) {
-  return (fs::temp_directory_path() / ("hane_softmax_" + std::to_string(::getpid()) + "_" + name)).string();
-}
+std::string temp_path(const std::string& name) { return testing::temp_path("softmax", name); }
 
 CandidateFeatures features_at(FeatureSet set, const Board& b, Color c, Vertex v, Vertex last = Vertex::none(),
                               Vertex second_last = Vertex::none()) {
