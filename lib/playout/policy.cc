@@ -1,0 +1,22 @@
+#include "playout/policy.h"
+
+namespace hane {
+
+PlayoutResult run_playout(PlayoutPolicy& policy, Rng& rng, int max_moves, std::vector<Move>* played) {
+  const int size = policy.board().size();
+  if (max_moves < 0) max_moves = 3 * size * size;
+  PlayoutResult result;
+  int passes = 0;
+  while (passes < 2 && result.moves < max_moves) {
+    const Color c = policy.to_move();
+    const Vertex v = policy.sample(rng);
+    passes = v.is_pass() ? passes + 1 : 0;
+    policy.play(v);
+    if (played) played->push_back({c, v});
+    ++result.moves;
+  }
+  result.score = area_score(policy.board());
+  return result;
+}
+
+}  // namespace hane

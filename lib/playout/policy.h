@@ -1,0 +1,64 @@
+// The playout-policy interface: what the search (and `hane bench`) drives to play a game out.
+//
+// A policy owns a copy of the position it plays on. reset() starts it from a board; play()
+// applies a move; sample() draws the policy's next move for the side to move. A learned policy
+// keeps its move scores up to date incrementally, and its probabilities equal its guesser's full
+// recomputation on the same position.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "go/board.h"
+#include "go/game.h"
+#include "go/random.h"
+#include "go/score.h"
+
+namespace hane {
+
+class PlayoutPolicy {
+ public:
+  virtual ~PlayoutPolicy() = default;
+
+  /// Short name for reports, e.g. "uniform" or "softmax".
+  virtual std::string name() const = 0;
+
+  /// Starts from `board` with `to_move` to play after the moves `last` and `second_last` (pass,
+  /// or none where there were none).
+  virtual void reset(const Board& board, Color to_move, Vertex last = Vertex::none(),
+                     Vertex second_last = Vertex::none()) = 0;
+
+  virtual const Board& board() const = 0;
+  virtual Color to_move() const = 0;
+
+  /// Plays `v` for to_move(): a legal move (Board::legal) or pass. Then the opponent is to move.
+  virtual void play(Vertex v) = 0;
+
+  /// A move for to_move(), never one that fills the mover's own eye (Board::is_eye); pass when
+  /// the policy has no candidate.
+  virtual Vertex sample(Rng& rng) = 0;
+
+  /// The probability that sample() returns `v` now, where the policy has one in closed form
+  /// (std::nullopt otherwise, e.g. for a rule-based policy).
+  virtual std::optional<double> probability(Vertex /*v*/) { return std::nullopt; }
+
+  /// An independent policy with the same settings, for another thread (read-only model data may
+  /// be shared). Its position is unspecified until reset().
+  virtual std::unique_ptr<PlayoutPolicy> clone() const = 0;
+};
+
+struct PlayoutResult {
+  Score score;     // Tromp-Taylor area score of the final position (score.h)
+  int moves = 0;   // moves played, passes included
+};
+
+/// Plays policy.sample() moves for alternating colours from the policy's position until two
+/// passes in a row or `max_moves` moves (default 3 * size^2, which covers every ordinary playout,
+/// capturing races included), then returns the area score of the final board. When `played` is
+/// given, every move is appended to it (for AMAF/RAVE statistics).
+PlayoutResult run_playout(PlayoutPolicy& policy, Rng& rng, int max_moves = -1,
+                          std::vector<Move>* played = nullptr);
+
+}  // namespace hane
