@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "go/board.h"
-#include "go/playout.h"
+#include "playout/uniform.h"
 
 namespace hane::bench {
 

@@ -4,7 +4,7 @@
 #include "bench_positions.h"
 
 #include "go/board.h"
-#include "go/playout.h"
+#include "playout/uniform.h"
 
 namespace hane {
 namespace {
@@ -12,12 +12,12 @@ namespace {
 void BM_GoRandomPlayout(benchmark::State& state) {
   const int size = static_cast<int>(state.range(0));
   const Board empty(size);
-  Board board(size);
+  UniformPolicy policy;
   Rng rng(1);
   int64_t moves = 0;
   for (auto _ : state) {
-    board = empty;
-    moves += random_playout(board, Color::kBlack, rng).moves;
+    policy.reset(empty, Color::kBlack);
+    moves += run_playout(policy, rng).moves;
   }
   state.counters["playouts/s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.counters["moves/playout"] = static_cast<double>(moves) / static_cast<double>(state.iterations());

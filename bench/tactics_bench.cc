@@ -8,7 +8,7 @@
 
 #include "features/tactics.h"
 #include "go/board.h"
-#include "go/playout.h"
+#include "playout/uniform.h"
 
 namespace hane {
 namespace {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "features/pattern.h"
-#include "go/playout.h"
+#include "playout/uniform.h"
 #include "go_fixtures.h"
 
 namespace hane {

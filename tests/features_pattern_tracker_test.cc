@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "features/pattern_tracker.h"
-#include "go/playout.h"
+#include "playout/uniform.h"
 #include "go_fixtures.h"
 #include "sgf/record.h"
 

@@ -5,7 +5,7 @@
 
 #include "features/tactics.h"
 #include "go/board.h"
-#include "go/playout.h"
+#include "playout/uniform.h"
 #include "go/random.h"
 #include "go_fixtures.h"
 

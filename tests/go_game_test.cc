@@ -3,7 +3,6 @@
 #include <map>
 
 #include "go/game.h"
-#include "go/playout.h"
 #include "go/score.h"
 #include "go_fixtures.h"
 
@@ -180,62 +179,6 @@ TEST(Benson, TwoChainsCanLiveOnSharedEyes) {
     . . . . .)");
   EXPECT_TRUE(alive_at(b, "B5"));
   EXPECT_TRUE(alive_at(b, "E5"));
-}
-
-TEST(Playout, IsDeterministicForASeed) {
-  Board a(9), b(9);
-  Rng r1(42), r2(42);
-  const PlayoutResult x = random_playout(a, Color::kBlack, r1);
-  const PlayoutResult y = random_playout(b, Color::kBlack, r2);
-  EXPECT_EQ(x.moves, y.moves);
-  EXPECT_EQ(a.hash(), b.hash());
-  EXPECT_EQ(x.score.black, y.score.black);
-}
-
-TEST(Playout, EndsWithTwoPassesAndNoMoveLeft) {
-  Rng rng(7);
-  for (int i = 0; i < 200; ++i) {
-    Board b(9);
-    const PlayoutResult r = random_playout(b, Color::kBlack, rng);
-    ASSERT_LT(r.moves, 3 * 81);
-    EXPECT_TRUE(random_move(b, Color::kBlack, rng).is_pass());
-    EXPECT_TRUE(random_move(b, Color::kWhite, rng).is_pass());
-  }
-}
-
-TEST(Playout, RandomMoveNeverFillsOwnEyeAndIsLegal) {
-  Rng rng(3);
-  for (int i = 0; i < 100; ++i) {
-    Board b(9);
-    Color c = Color::kBlack;
-    for (int m = 0; m < 150; ++m) {
-      const Vertex v = random_move(b, c, rng);
-      if (v.is_pass()) break;
-      ASSERT_FALSE(b.is_eye(v, c));
-      ASSERT_EQ(b.play(v, c), Legality::kLegal);
-      c = opponent(c);
-    }
-  }
-}
-
-TEST(Playout, RandomMoveIsUniformOverLegalNonEyeMoves) {
-  // Black: A5 is an own eye, D2 and E1 are suicide; every other point is equally likely.
-  const Board b = board_from_ascii(R"(
-    . X . . .
-    X X . . .
-    . . . O .
-    . . O . O
-    . . . O .)");
-  std::map<int, int> counts;
-  Rng rng(11);
-  const int n = 100'000;
-  for (int i = 0; i < n; ++i) ++counts[random_move(b, Color::kBlack, rng).index()];
-  EXPECT_EQ(counts.count(gtp(b, "A5").index()), 0u);
-  EXPECT_EQ(counts.count(gtp(b, "D2").index()), 0u);
-  EXPECT_EQ(counts.count(gtp(b, "E1").index()), 0u);
-  const int expected_moves = b.empty_points().size() - 3;
-  ASSERT_EQ(static_cast<int>(counts.size()), expected_moves);
-  for (const auto& [v, k] : counts) EXPECT_NEAR(k, n / expected_moves, n / expected_moves / 10) << to_gtp(Vertex(v), 5);
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 #include "eval/evaluate.h"
 #include "predict/load.h"
 #include "predict/model_file.h"
-#include "predict/pattern_table.h"
+#include "train/pattern_train.h"
 #include "predict/uniform.h"
 
 namespace hane {

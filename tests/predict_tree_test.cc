@@ -14,7 +14,7 @@
 #include "go_fixtures.h"
 #include "predict/load.h"
 #include "predict/tree.h"
-#include "predict/tree_train.h"
+#include "train/tree_train.h"
 
 namespace hane {
 namespace {
@@ -38,8 +38,8 @@ TreeInputs inputs_of(const Position& p, Vertex v, TreeFeatureOptions o = {}) {
 
 // (dx, dy) -> point index.
 int point(int dx, int dy) {
-  for (int i = 0; i < kTreePoints; ++i) {
-    if (kTreeOffsets[i].dx == dx && kTreeOffsets[i].dy == dy) return i;
+  for (int i = 0; i < kRadius3Points; ++i) {
+    if (kRadius3Offsets[i].dx == dx && kRadius3Offsets[i].dy == dy) return i;
   }
   return -1;
 }
@@ -83,7 +83,7 @@ TEST(TreeInputs, PointsAndFactsOfACapture) {
   EXPECT_EQ(x.v[in(TreeInput::kNearestStone)], 1);
   EXPECT_EQ(x.v[in(TreeInput::kMoveNumber)], 0);
   EXPECT_EQ(x.v[in(TreeInput::kLastDistance)], 19);  // none
-  EXPECT_EQ(x.v[in(TreeInput::kLastOffset)], kTreePoints);
+  EXPECT_EQ(x.v[in(TreeInput::kLastOffset)], kRadius3Points);
   for (int i = 0; i < kTreeInputs; ++i) EXPECT_LT(x.v[i], tree_input_values(i)) << tree_input_name(i);
 
   // For White the same points are the other way round: the white stone is its own, in atari.
@@ -110,7 +110,7 @@ TEST(TreeInputs, PreviousMovesAndMoveNumber) {
   EXPECT_EQ(x.v[in(TreeInput::kLastDistance)], 4);  // 0 + 2 + max(0, 2)
   EXPECT_EQ(x.v[in(TreeInput::kLastOffset)], point(0, 2));
   EXPECT_EQ(x.v[in(TreeInput::kSecondLastDistance)], 18);  // pass
-  EXPECT_EQ(x.v[in(TreeInput::kSecondLastOffset)], kTreePoints);
+  EXPECT_EQ(x.v[in(TreeInput::kSecondLastOffset)], kRadius3Points);
   EXPECT_EQ(x.v[in(TreeInput::kMoveNumber)], 5);  // moves 51-60
   // Far away: the distance is clamped, the offset is "far".
   const Board big(19);
@@ -118,7 +118,7 @@ TEST(TreeInputs, PreviousMovesAndMoveNumber) {
   q.last_move = big.at(0, 0);
   const TreeInputs z = inputs_of(q, big.at(18, 18), board_frame);
   EXPECT_EQ(z.v[in(TreeInput::kLastDistance)], 17);
-  EXPECT_EQ(z.v[in(TreeInput::kLastOffset)], kTreePoints);
+  EXPECT_EQ(z.v[in(TreeInput::kLastOffset)], kRadius3Points);
   EXPECT_EQ(z.v[in(TreeInput::kNearestStone)], 15);  // no stone at all
   EXPECT_EQ(z.v[in(TreeInput::kLine)], 1);
   EXPECT_EQ(z.v[in(TreeInput::kOtherLine)], 1);
@@ -151,8 +151,8 @@ TEST(TreeInputs, LadderIsReadOnlyWhenAsked) {
 TEST(TreeInputs, SymmetriesExtendThePatternSymmetries) {
   for (int s = 0; s < 8; ++s) {
     for (int i = 0; i < kMaxPatternPoints; ++i) EXPECT_EQ(kTreeSymmetries[s][i], kPatternSymmetries[s][i]);
-    std::array<bool, kTreePoints> hit{};
-    for (int i = 0; i < kTreePoints; ++i) hit[kTreeSymmetries[s][i]] = true;
+    std::array<bool, kRadius3Points> hit{};
+    for (int i = 0; i < kRadius3Points; ++i) hit[kTreeSymmetries[s][i]] = true;
     EXPECT_TRUE(std::all_of(hit.begin(), hit.end(), [](bool h) { return h; })) << "not a permutation: " << s;
   }
 }
@@ -495,6 +495,23 @@ TEST(TreeModel, DumpIsReadable) {
   single.leaves = {{0.1f, 1, 10}};
   EXPECT_EQ(single.depth(), 0);
   EXPECT_NE(single.dump().find("leaf 0: p=0.1 played=1 seen=10.0"), std::string::npos);
+}
+
+TEST(TreeModel, ExplainGivesTheLeafAndTheAnswersOnTheWay) {
+  // Black at C3 captures the white stone in atari at C4, the neighbour the canonical frame puts
+  // at (0,-1): leaf 0.
+  const Board b = testing::board_from_ascii(R"(
+    . . X . .
+    . X O X .
+    . . . . .
+    . . . . .
+    . . . . .)");
+  TreeGuesser g(std::make_shared<const DecisionTree>(small_tree()));
+  const Position p{&b, Color::kBlack};
+  EXPECT_EQ(g.explain(p, testing::gtp(b, "C3")),
+            "leaf 0, p = 0.500 (played 5 of 10 seen): yes: (0,-1) in {opp1}; yes: captures >= 1");
+  EXPECT_EQ(g.explain(p, testing::gtp(b, "E1")), "leaf 1, p = 0.010 (played 1 of 100 seen): no: captures >= 1");
+  EXPECT_EQ(g.dump(), small_tree().dump());
 }
 
 TEST(TreeModel, RoundTrip) {

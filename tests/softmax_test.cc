@@ -9,13 +9,13 @@
 #include "test_files.h"
 #include "eval/evaluate.h"
 #include "features/tactics.h"
-#include "go/playout.h"
+#include "playout/uniform.h"
 #include "go/random.h"
 #include "go_fixtures.h"
 #include "predict/load.h"
 #include "predict/softmax.h"
 #include "predict/softmax_features.h"
-#include "predict/softmax_train.h"
+#include "train/softmax_train.h"
 #include "sgf/record.h"
 
 namespace hane {
@@ -34,7 +34,7 @@ CandidateFeatures features_at(FeatureSet set, const Board& b, Color c, Vertex v,
   BoardStates states;
   states.fill(b);
   CandidateFeatures f;
-  candidate_features(set, MoveContext{&b, c, last, second_last}, v, states.diamond_code(v, b.stride()), &states, &f);
+  candidate_features(set, Position{&b, c, last, second_last}, v, states.diamond_code(v, b.stride()), &states, &f);
   return f;
 }
 

@@ -1,17 +1,18 @@
-// hane bench: speed of the core (playouts/s), printed and optionally written as JSON.
+// hane bench: the speed of every playout policy (playouts/s, µs per move) on 9x9 and 19x19, one
+// thread, printed and optionally written as JSON.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
+#include <filesystem>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include "go/playout.h"
-#include "predict/load.h"
-#include "predict/softmax.h"
-#include "search/softmax_policy.h"
+#include "playout/registry.h"
 #include "tools/commands.h"
+#include "tools/corpus_options.h"
+#include "tools/policy_options.h"
 
 namespace hane::tools {
 namespace {
@@ -20,7 +21,7 @@ struct BenchOptions {
   double seconds = 2.0;
   uint64_t seed = 1;
   std::string json_path;
-  std::string model_path;
+  PolicyFlags policy;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -32,142 +33,105 @@ double thread_cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-// Uniform-random playouts from the empty board for about `seconds`; returns playouts/s.
-double playouts_per_second(int size, const BenchOptions& o) {
-  const Board empty(size);
-  Board board(size);
-  Rng rng(o.seed);
-  const auto start = Clock::now();
-  int64_t playouts = 0;
-  double elapsed = 0;
-  do {
-    for (int i = 0; i < 64; ++i) {
-      board = empty;
-      random_playout(board, Color::kBlack, rng);
-    }
-    playouts += 64;
-    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-  } while (elapsed < o.seconds);
-  return playouts / elapsed;
-}
-
-// A position to guess in, kept with its own board.
-struct SavedPosition {
-  Board board;
-  Color to_move;
-  Vertex last, second_last;
+struct Measured {
+  double playouts_per_second = 0;      // wall clock
+  double cpu_playouts_per_second = 0;  // this thread's CPU time
+  double us_per_move = 0, cpu_us_per_move = 0;
+  double moves_per_playout = 0;
 };
 
-// The softmax model on 19x19: full-board guesses on positions of policy playouts, then
-// playouts with the incremental policy. Adds its figures to `report`.
-void bench_softmax(const BenchOptions& o, nlohmann::json& report) {
-  auto loaded = load_guesser(o.model_path);
-  if (!loaded.ok()) throw std::runtime_error(std::string(loaded.status().message()));
-  auto* guesser = dynamic_cast<SoftmaxGuesser*>(loaded->get());
-  if (!guesser) throw std::runtime_error(o.model_path + ": --model needs a softmax model");
-  const auto model = guesser->model();
-  const std::string set(feature_set_name(model->feature_set));
-  std::printf("\nsoftmax %s model %s on 19x19, one thread, %.1f s each\n", set.c_str(), o.model_path.c_str(), o.seconds);
-
-  // Positions: every 7th move of policy playouts from the empty board, up to 200.
-  SoftmaxPolicy policy(model);
+// Playouts with `policy` from the empty board of `size` for about `seconds` (at least one).
+Measured measure(PlayoutPolicy& policy, int size, const BenchOptions& o) {
+  const Board empty(size);
   Rng rng(o.seed);
-  std::vector<SavedPosition> positions;
-  while (positions.size() < 200) {
-    policy.reset(Board(19), Color::kBlack);
-    Vertex second = Vertex::none();
-    for (int m = 0, passes = 0; passes < 2 && m < 3 * 361; ++m) {
-      if (m % 7 == 3 && positions.size() < 200) positions.push_back({policy.board(), policy.to_move(), policy.last_move(), second});
-      const Vertex v = policy.sample(rng);
-      passes = v.is_pass() ? passes + 1 : 0;
-      second = policy.last_move();
-      policy.play(v);
-    }
-  }
-
-  // Full-board guesses: legal moves, then scores of all of them (as hane eval times them).
-  std::vector<Vertex> moves(361);
-  std::vector<float> scores(361);
-  int64_t guesses = 0;
-  const double guess_cpu_start = thread_cpu_seconds();
-  const auto guess_start = Clock::now();
-  double guess_seconds = 0;
+  int64_t playouts = 0, moves = 0;
+  const double cpu_start = thread_cpu_seconds();
+  const auto start = Clock::now();
+  double elapsed = 0;
   do {
-    for (const SavedPosition& p : positions) {
-      const int n = legal_moves(p.board, p.to_move, moves);
-      guesser->score(Position{&p.board, p.to_move, p.last, p.second_last}, std::span(moves.data(), n),
-                     std::span(scores.data(), n));
-      ++guesses;
-    }
-    guess_seconds = since(guess_start);
-  } while (guess_seconds < o.seconds);
-  const double full_us = 1e6 * guess_seconds / guesses;
-  const double full_cpu_us = 1e6 * (thread_cpu_seconds() - guess_cpu_start) / guesses;
-
-  // Playouts with the incremental policy: sample, play, rescore the changed points.
-  int64_t playouts = 0, moves_played = 0;
-  const int64_t rescored_before = policy.rescored();
-  const double playout_cpu_start = thread_cpu_seconds();
-  const auto playout_start = Clock::now();
-  double playout_seconds = 0;
-  do {
-    policy.reset(Board(19), Color::kBlack);
-    moves_played += softmax_playout(policy, rng).moves;
+    policy.reset(empty, Color::kBlack);
+    moves += run_playout(policy, rng).moves;
     ++playouts;
-    playout_seconds = since(playout_start);
-  } while (playout_seconds < o.seconds);
-  const double move_us = 1e6 * playout_seconds / moves_played;
-  const double move_cpu_us = 1e6 * (thread_cpu_seconds() - playout_cpu_start) / moves_played;
-  const double rate = playouts / playout_seconds;
-  std::printf("  full-board guess       %10.2f µs (CPU %.2f µs; %lld guesses on %zu playout positions)\n", full_us,
-              full_cpu_us, static_cast<long long>(guesses), positions.size());
-  const double rescored = static_cast<double>(policy.rescored() - rescored_before) / moves_played;
-  std::printf("  incremental move       %10.3f µs (CPU %.3f µs; sample + play + rescore %.1f points; %.0f moves per "
-              "playout)\n", move_us, move_cpu_us, rescored, static_cast<double>(moves_played) / playouts);
-  std::printf("  playouts               %10.0f playouts/s with the policy\n", rate);
-  report["softmax"] = {{"model", o.model_path},
-                       {"feature_set", set},
-                       {"full_guess_us", full_us},
-                       {"full_guess_cpu_us", full_cpu_us},
-                       {"incremental_move_us", move_us},
-                       {"incremental_move_cpu_us", move_cpu_us},
-                       {"moves_per_playout", static_cast<double>(moves_played) / playouts},
-                       {"points_rescored_per_move", rescored},
-                       {"playouts_per_second", rate}};
+    elapsed = since(start);
+  } while (elapsed < o.seconds);
+  const double cpu = thread_cpu_seconds() - cpu_start;
+  Measured m;
+  m.playouts_per_second = playouts / elapsed;
+  m.cpu_playouts_per_second = cpu > 0 ? playouts / cpu : 0;
+  m.us_per_move = 1e6 * elapsed / std::max<int64_t>(1, moves);
+  m.cpu_us_per_move = 1e6 * cpu / std::max<int64_t>(1, moves);
+  m.moves_per_playout = static_cast<double>(moves) / playouts;
+  return m;
+}
+
+// With no --policy: uniform, rules (when registered) and softmax with the shipped rollout model.
+std::vector<std::string> default_specs() {
+  std::vector<std::string> specs = {"uniform"};
+  const std::vector<std::string> names = policy_names();
+  if (std::find(names.begin(), names.end(), "rules") != names.end()) specs.push_back("rules");
+  const std::string model = std::string(HANE_PATTERNS_DIR) + "/kgs-softmax-rollout.model";
+  if (std::filesystem::exists(model)) {
+    specs.push_back("softmax:" + model);
+  } else {
+    std::fprintf(stderr, "hane bench: %s not found, softmax left out\n", model.c_str());
+  }
+  return specs;
 }
 
 void run(const BenchOptions& o) {
+  const std::vector<std::string> specs = o.policy.specs.empty() ? default_specs() : o.policy.specs;
+  // Every policy (and model) is made first: a wrong one fails before any benchmarking.
+  std::vector<std::unique_ptr<PlayoutPolicy>> policies;
+  for (const std::string& spec : specs) policies.push_back(o.policy.make(spec));
+  // Report names: the policy's name, or the whole spec where two share a name.
+  std::vector<std::string> names;
+  for (size_t i = 0; i < policies.size(); ++i) {
+    const std::string name = policies[i]->name();
+    const bool shared = std::count_if(policies.begin(), policies.end(), [&](const auto& p) { return p->name() == name; }) > 1;
+    names.push_back(shared ? specs[i] : name);
+  }
+
   nlohmann::json report;
-  std::printf("uniform-random playouts from the empty board, one thread, %.1f s each\n", o.seconds);
-  for (int size : {9, 19}) {
-    const double rate = playouts_per_second(size, o);
-    std::printf("  %2dx%-2d  %10.0f playouts/s\n", size, size, rate);
-    report["playouts_per_second"][std::to_string(size)] = rate;
+  std::printf("playouts from the empty board, one thread, %.1f s each (wall clock; CPU time of the thread in "
+              "brackets)\n", o.seconds);
+  std::printf("  %-10s %5s  %22s  %20s  %8s\n", "policy", "board", "playouts/s", "µs per move", "moves");
+  for (size_t i = 0; i < policies.size(); ++i) {
+    report["policy_specs"][names[i]] = specs[i];
+    for (int size : {9, 19}) {
+      const Measured m = measure(*policies[i], size, o);
+      std::printf("  %-10s %2dx%-2d  %10.0f (CPU %8.0f)  %8.3f (CPU %7.3f)  %8.1f\n", names[i].c_str(), size, size,
+                  m.playouts_per_second, m.cpu_playouts_per_second, m.us_per_move, m.cpu_us_per_move,
+                  m.moves_per_playout);
+      std::fflush(stdout);
+      const std::string key = std::to_string(size);
+      report["policies"][names[i]][key] = {{"playouts_per_second", m.playouts_per_second},
+                                           {"cpu_playouts_per_second", m.cpu_playouts_per_second},
+                                           {"us_per_move", m.us_per_move},
+                                           {"cpu_us_per_move", m.cpu_us_per_move},
+                                           {"moves_per_playout", m.moves_per_playout}};
+      // Kept from earlier versions: the uniform policy's rate.
+      if (specs[i] == "uniform") report["playouts_per_second"][key] = m.playouts_per_second;
+    }
   }
-  if (!o.model_path.empty()) bench_softmax(o, report);
-  if (!o.json_path.empty()) {
-    std::ofstream out(o.json_path);
-    out << report.dump(2) << "\n";
-    if (!out) throw std::runtime_error("cannot write " + o.json_path);
-  }
+  if (!o.json_path.empty()) write_json(o.json_path, report);
 }
 
 }  // namespace
 
 void add_bench_command(CLI::App& app) {
   auto options = std::make_shared<BenchOptions>();
-  CLI::App* cmd = app.add_subcommand("bench", "Measure the speed of the core: playouts/s on 9x9 and 19x19 (and of a softmax model with --model).");
+  CLI::App* cmd = app.add_subcommand(
+      "bench", "Measure playout policies: playouts/s, µs per move and moves per playout on 9x9 and 19x19, one "
+               "thread. Default: uniform, rules (when built in) and softmax with patterns/kgs-softmax-rollout.model.");
+  add_policy_flags(cmd, options->policy, true);
   cmd->add_option("--seconds", options->seconds, "Time spent on each measurement, in seconds")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--seed", options->seed, "PRNG seed")->capture_default_str();
   cmd->add_option("--json", options->json_path,
-                  "Also write the results to this JSON file (playouts_per_second; with --model also softmax: "
-                  "full_guess_us, full_guess_cpu_us, incremental_move_us, incremental_move_cpu_us, "
-                  "moves_per_playout, points_rescored_per_move, playouts_per_second)");
-  cmd->add_option("--model", options->model_path,
-                  "Also measure this softmax model on 19x19: µs per full-board guess, µs per incremental playout "
-                  "move, playouts/s with the policy");
+                  "Also write the results to this JSON file: policies: {NAME: {\"9\"|\"19\": {playouts_per_second, "
+                  "cpu_playouts_per_second, us_per_move, cpu_us_per_move, moves_per_playout}}}, policy_specs "
+                  "{NAME: SPEC}, and playouts_per_second {\"9\", \"19\"} of the uniform policy");
   cmd->callback([options] { run(*options); });
 }
 

@@ -4,7 +4,6 @@
 
 #include "predict/load.h"
 #include "predict/model_file.h"
-#include "predict/tree.h"
 #include "tools/commands.h"
 
 namespace hane::tools {
@@ -24,10 +23,10 @@ void add_model_command(CLI::App& app) {
     auto file = read_model_file(*path);
     std::printf("%s: %s, %zu payload bytes, checksum ok\n%s\n", path->c_str(), (*guesser)->name().c_str(),
                 file->payload.size(), file->header.dump(2).c_str());
-    if (*dump && file->header.value("kind", "") == "decision-tree") {
-      auto tree = tree_from_file(*file, *path);
-      if (!tree.ok()) throw std::runtime_error(std::string(tree.status().message()));
-      std::fputs(tree->dump().c_str(), stdout);
+    if (*dump) {
+      const std::string text = (*guesser)->dump();
+      if (text.empty()) throw std::runtime_error(*path + ": --dump: this kind of model has no text form");
+      std::fputs(text.c_str(), stdout);
     }
   });
 }

@@ -1,9 +1,9 @@
-// hane train softmax: learn the linear-softmax guesser (predict/softmax_train.h).
+// hane train softmax: learn the linear-softmax guesser (train/softmax_train.h).
 #include <chrono>
 #include <cstdio>
 #include <memory>
 
-#include "predict/softmax_train.h"
+#include "train/softmax_train.h"
 #include "tools/commands.h"
 #include "tools/corpus_options.h"
 #include "util/progress.h"

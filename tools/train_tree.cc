@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "predict/tree_train.h"
+#include "train/tree_train.h"
 #include "tools/commands.h"
 #include "tools/corpus_options.h"
 #include "util/progress.h"

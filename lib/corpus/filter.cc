@@ -1,5 +1,7 @@
 #include "corpus/filter.h"
 
+#include "util/hash.h"
+
 #include <cctype>
 #include <fstream>
 
@@ -104,10 +106,7 @@ uint64_t game_hash(const GameRecord& record) {
 
 Split split_of(uint64_t game_hash) {
   // Mix once more so that the low digits do not follow the last event alone.
-  uint64_t z = game_hash + 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
+  const uint64_t z = splitmix64(game_hash);
   const uint64_t bucket = z % 1000;
   if (bucket < 900) return Split::kTrain;
   if (bucket < 950) return Split::kValidation;

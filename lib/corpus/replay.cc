@@ -65,4 +65,14 @@ absl::Status replay(const GameRecord& record, const MoveCallback& on_move, Board
   return absl::OkStatus();
 }
 
+absl::Status replay_choices(const GameRecord& record, const ChoiceCallback& on_choice, std::vector<Vertex>& scratch,
+                            const KeepPosition& keep) {
+  return replay(record, [&](const Position& p, Vertex played) {
+    if (played.is_pass() || (keep && !keep(p))) return;
+    scratch.resize(p.board->empty_points().size());
+    const int n = legal_moves(*p.board, p.to_move, scratch);
+    on_choice(p, played, std::span<const Vertex>(scratch.data(), n));
+  });
+}
+
 }  // namespace hane

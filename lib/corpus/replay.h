@@ -2,6 +2,8 @@
 #pragma once
 
 #include <functional>
+#include <span>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "go/position.h"
@@ -23,5 +25,18 @@ using MoveCallback = std::function<void(const Position& position, Vertex played)
 /// (W dd): occupied" (or ko, suicide). `on_move` may be empty, to validate only. Returns the
 /// final board through `final_board` when it is not null.
 absl::Status replay(const GameRecord& record, const MoveCallback& on_move, Board* final_board = nullptr);
+
+/// Called at every chosen move (not a pass) with the position, the move played and the legal
+/// moves of the player to move (legal_moves() order; the played move is among them). `legal`
+/// is valid only during the call.
+using ChoiceCallback = std::function<void(const Position& position, Vertex played, std::span<const Vertex> legal)>;
+/// Decides, before the legal moves are listed, whether a position is used (e.g. sampling).
+using KeepPosition = std::function<bool(const Position& position)>;
+
+/// The opening of every trainer: replays `record` (as replay()) and calls `on_choice` at each
+/// non-pass move for which `keep` (when given) returns true. `scratch` holds the move list
+/// between calls. Errors: those of replay(); positions before the error were visited.
+absl::Status replay_choices(const GameRecord& record, const ChoiceCallback& on_choice, std::vector<Vertex>& scratch,
+                            const KeepPosition& keep = {});
 
 }  // namespace hane

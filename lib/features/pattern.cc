@@ -109,4 +109,31 @@ std::string pattern_to_string(uint64_t code, PatternShape shape) {
   return out;
 }
 
+namespace {
+
+// Point index of (dx, dy) in the diamond12, or -1.
+constexpr int diamond_point(int dx, int dy) {
+  for (int i = 0; i < kMaxPatternPoints; ++i) {
+    if (kPatternOffsets[i].dx == dx && kPatternOffsets[i].dy == dy) return i;
+  }
+  return -1;
+}
+
+// kDiamondPointOf[dy + 2][dx + 2]
+constexpr std::array<std::array<int8_t, 5>, 5> kDiamondPointOf = [] {
+  std::array<std::array<int8_t, 5>, 5> t{};
+  for (int dy = -2; dy <= 2; ++dy) {
+    for (int dx = -2; dx <= 2; ++dx) t[dy + 2][dx + 2] = static_cast<int8_t>(diamond_point(dx, dy));
+  }
+  return t;
+}();
+
+}  // namespace
+
+uint64_t mark_previous_move(uint64_t code, int dx, int dy) {
+  const int i = kDiamondPointOf[dy + 2][dx + 2];
+  assert(i >= 0);
+  return code | (uint64_t{3} << (4 * i));
+}
+
 }  // namespace hane

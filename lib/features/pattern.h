@@ -187,4 +187,9 @@ constexpr uint64_t canonical(uint64_t code, PatternShape shape) {
 /// bucket (`X1`, `O3`). Five rows of five cells for both shapes.
 std::string pattern_to_string(uint64_t code, PatternShape shape);
 
+/// The diamond12 code `code` (relative to the player to move) with the point at offset (dx, dy)
+/// marked as the previous move: its nibble gets bits 0-1 set (0x7 / 0xB / 0xF by liberties), a
+/// value no other point state uses. (dx, dy) must be within Manhattan distance 1..2.
+uint64_t mark_previous_move(uint64_t code, int dx, int dy);
+
 }  // namespace hane

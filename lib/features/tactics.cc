@@ -6,6 +6,9 @@
 #include <cstdlib>
 #include <memory>
 #include <vector>
+#include <atomic>
+
+#include "features/pattern.h"
 
 namespace hane {
 
@@ -610,6 +613,111 @@ MoveFacts move_facts(const Board& board, Vertex v, Color c, LadderReading ladder
     }
   }
   return f;
+}
+
+namespace {
+// As move_facts(): a vital point has at least two empty neighbours, touches at most one
+// colour, and each of its empty neighbours has at most two empty neighbours.
+bool nakade_prefilter(const Board& board, Vertex v) {
+  int empties = 0;
+  bool black = false, white = false;
+  for (Vertex n : board.neighbours(v)) {
+    const Color c = board.color(n);
+    if (c == Color::kEmpty) {
+      ++empties;
+      if (board.empty_neighbours(n) > 2) return false;
+    }
+    black |= c == Color::kBlack;
+    white |= c == Color::kWhite;
+  }
+  return empties >= 2 && !(black && white);
+}
+}  // namespace
+
+bool nakade_vital(const Board& board, Vertex v, int* size, Color* owner) {
+  return nakade_prefilter(board, v) && nakade_vital_unfiltered(board, v, size, owner);
+}
+
+bool nakade_vital(const Board& board, Vertex v, uint64_t black_diamond, int* size, Color* owner) {
+  return nakade_possible(black_diamond) && nakade_prefilter(board, v) && nakade_vital_unfiltered(board, v, size, owner);
+}
+
+bool nakade_vital_unfiltered(const Board& board, Vertex v, int* size, Color* owner) {
+  const auto eye = nakade_shape(board, v);
+  if (!eye || eye->vital != v) return false;
+  *size = eye->size;
+  *owner = eye->owner;
+  return true;
+}
+
+namespace {
+// Whether the centre is the vital point of the killing eye space made of the centre and the
+// diamond points of `mask` (bit i: point i is empty), every other point within distance 3 a
+// stone of one colour.
+bool centre_is_vital(uint32_t mask) {
+  const Geometry g(9);
+  Board b(9);
+  for (int dy = -3; dy <= 3; ++dy) {
+    for (int dx = -3; dx <= 3; ++dx) {
+      if (std::abs(dx) + std::abs(dy) > 3 || (dx == 0 && dy == 0)) continue;
+      bool empty = false;
+      for (int i = 0; i < kMaxPatternPoints; ++i) {
+        if (kPatternOffsets[i].dx == dx && kPatternOffsets[i].dy == dy) empty = (mask >> i) & 1;
+      }
+      if (!empty) b.set_stone(g.at(4 + dx, 4 + dy), Color::kBlack);
+    }
+  }
+  const auto eye = nakade_shape(b, g.at(4, 4));
+  return eye && eye->vital == g.at(4, 4);
+}
+}  // namespace
+
+bool nakade_possible(uint64_t diamond12) {
+  // 0: not computed yet, 1: no, 2: yes. Filled in on first use of each mask (few masks
+  // occur); threads that race compute the same value.
+  static std::array<std::atomic<int8_t>, 4096> table{};
+  // Bit 4i of `empty` is set iff nibble i is 0; then each 16-bit lane's 4 flags are packed.
+  uint64_t t = diamond12 | (diamond12 >> 1);
+  t |= t >> 2;
+  const uint64_t empty = ~t & 0x1111'1111'1111ull;
+  const uint64_t lanes = (empty | (empty >> 3) | (empty >> 6) | (empty >> 9)) & 0x000F'000F'000Full;
+  const uint32_t mask = static_cast<uint32_t>((lanes & 0xF) | ((lanes >> 12) & 0xF0) | ((lanes >> 24) & 0xF00));
+  int8_t known = table[mask].load(std::memory_order_relaxed);
+  if (known == 0) {
+    known = centre_is_vital(mask) ? 2 : 1;
+    table[mask].store(known, std::memory_order_relaxed);
+  }
+  return known == 2;
+}
+
+bool saves_atari(const Board& board, Vertex v, Color c) {
+  // As MoveFacts::saved_stones > 0: an own chain next to v in atari that the move gives 2+
+  // liberties, or an own chain in atari elsewhere touching an opponent chain the move captures.
+  const Color opp = opponent(c);
+  bool own_atari = false, captures = false;
+  for (Vertex n : board.neighbours(v)) {
+    const Color nc = board.color(n);
+    if (nc == c && board.liberties(n) == 1) own_atari = true;
+    if (nc == opp && board.liberties(n) == 1) captures = true;
+  }
+  if (own_atari && liberties_after(board, v, c, 2) >= 2) return true;
+  if (!captures) return false;
+  for (Vertex n : board.neighbours(v)) {
+    if (board.color(n) != opp || board.liberties(n) != 1) continue;
+    Vertex s = n;
+    do {
+      for (Vertex u : board.neighbours(s)) {
+        if (board.color(u) != c || board.liberties(u) != 1) continue;
+        // Chains next to v are joined by the move: they count above, not here.
+        const Vertex head = board.chain_head(u);
+        bool next_to_v = false;
+        for (Vertex w : board.neighbours(v)) next_to_v |= board.color(w) == c && board.chain_head(w) == head;
+        if (!next_to_v) return true;
+      }
+      s = board.next_in_chain(s);
+    } while (s != n);
+  }
+  return false;
 }
 
 }  // namespace hane

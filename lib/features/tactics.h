@@ -176,4 +176,24 @@ struct MoveFacts {
 MoveFacts move_facts(const Board& board, Vertex v, Color c, LadderReading ladders = LadderReading::kSkip,
                      const LadderLimits& limits = {});
 
+/// True if `v` (empty) is the vital point of a killing eye space (the nakade feature of
+/// MoveFacts); sets `size` (3..6) and `owner` then. Open areas are rejected without a fill.
+bool nakade_vital(const Board& board, Vertex v, int* size, Color* owner);
+/// The same, with nakade_possible() of `black_diamond` (v's diamond12 code) as a further
+/// filter before any flood fill.
+bool nakade_vital(const Board& board, Vertex v, uint64_t black_diamond, int* size, Color* owner);
+/// The same without the cheap filters (for tests of the filters).
+bool nakade_vital_unfiltered(const Board& board, Vertex v, int* size, Color* owner);
+
+/// A necessary condition for nakade_vital() at the centre of the diamond12 code `diamond12`
+/// (of either colour): killing eye spaces lie within distance 2 of their vital point, so the
+/// centre's empty component within the diamond must be one of them, with the centre as its
+/// vital point. One lookup in a 4096-entry table of the diamond's empty points (each entry
+/// computed on first use with nakade_shape() on the drawn region). Thread-safe.
+bool nakade_possible(uint64_t diamond12);
+
+/// MoveFacts::saved_stones > 0 for `c` playing the legal move `v`, decided without move_facts()
+/// when no neighbouring chain is in atari (the common case).
+bool saves_atari(const Board& board, Vertex v, Color c);
+
 }  // namespace hane

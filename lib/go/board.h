@@ -207,4 +207,8 @@ inline bool Board::is_eye(Vertex vertex, Color c) const {
   return opponent_diagonals + (edge ? 1 : 0) < 2;
 }
 
+/// The legal moves of `to_move` (no pass), in the board's empty-point order. Returns how many
+/// were written to `out` (which must hold board.empty_points().size() vertices).
+int legal_moves(const Board& board, Color to_move, std::span<Vertex> out);
+
 }  // namespace hane

@@ -5,6 +5,8 @@
 #include <bit>
 #include <cstdint>
 
+#include "util/hash.h"
+
 namespace hane {
 
 class Rng {
@@ -12,12 +14,7 @@ class Rng {
   explicit Rng(uint64_t seed = 0x9E3779B97F4A7C15ull) { reseed(seed); }
 
   void reseed(uint64_t seed) {
-    for (uint64_t& word : s_) {
-      uint64_t z = (seed += 0x9E3779B97F4A7C15ull);
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-      word = z ^ (z >> 31);
-    }
+    for (uint64_t& word : s_) word = splitmix64_next(seed);
   }
 
   uint64_t next() {

@@ -1,18 +1,84 @@
 #include "playout/registry.h"
 
 #include "absl/strings/str_join.h"
+#include "playout/guesser_policy.h"
+#include "playout/softmax.h"
 #include "playout/uniform.h"
+#include "predict/load.h"
 
 namespace hane {
 
-absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_policy(std::string_view spec, const PolicyOptions&) {
-  const size_t colon = spec.find(':');
-  const std::string_view name = spec.substr(0, colon);
-  if (name == "uniform" && colon == std::string_view::npos) return std::make_unique<UniformPolicy>();
-  return absl::InvalidArgumentError("unknown playout policy '" + std::string(spec) +
-                                    "' (known: " + absl::StrJoin(policy_names(), ", ") + ")");
+namespace {
+
+// Refuses settings for `prefix` (e.g. "uniform.") since the policy takes none.
+absl::Status no_settings(std::string_view name, const PolicyOptions& options) {
+  const std::string prefix = std::string(name) + ".";
+  for (const auto& [key, value] : options.settings) {
+    if (key.starts_with(prefix)) return absl::InvalidArgumentError("policy " + std::string(name) + " has no setting '" + key + "'");
+  }
+  return absl::OkStatus();
 }
 
-std::vector<std::string> policy_names() { return {"uniform"}; }
+absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_uniform(std::string_view, const PolicyOptions& options) {
+  if (absl::Status s = no_settings("uniform", options); !s.ok()) return s;
+  return std::make_unique<UniformPolicy>();
+}
+
+absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_softmax(std::string_view model, const PolicyOptions& options) {
+  if (absl::Status s = no_settings("softmax", options); !s.ok()) return s;
+  const std::string path(model);
+  absl::StatusOr<ModelFile> file = read_model_file(path);
+  if (!file.ok()) return file.status();
+  if (const std::string kind = file->header.value("kind", ""); kind != "softmax") {
+    return absl::InvalidArgumentError(path + ": the softmax policy needs a softmax model, not '" + kind +
+                                      "' (use guesser:" + path + ")");
+  }
+  absl::StatusOr<SoftmaxModel> m = softmax_model_from_file(*file, path);
+  if (!m.ok()) return m.status();
+  return std::make_unique<SoftmaxPolicy>(std::make_shared<const SoftmaxModel>(std::move(*m)));
+}
+
+absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_guesser(std::string_view model, const PolicyOptions& options) {
+  if (absl::Status s = no_settings("guesser", options); !s.ok()) return s;
+  absl::StatusOr<std::unique_ptr<Guesser>> guesser = load_guesser(std::string(model));
+  if (!guesser.ok()) return guesser.status();
+  return std::make_unique<GuesserPolicy>(std::move(*guesser));
+}
+
+// The registry: one line per policy.
+constexpr PolicyKind kPolicies[] = {
+    {"uniform", "", "uniformly random legal moves that fill no own eye (light playouts)", make_uniform},
+    {"softmax", "MODEL", "a softmax model's probabilities, kept up to date incrementally", make_softmax},
+    {"guesser", "MODEL", "any guesser's probabilities, one full-board guess per move (slow)", make_guesser},
+};
+
+}  // namespace
+
+std::span<const PolicyKind> policy_kinds() { return kPolicies; }
+
+std::vector<std::string> policy_names() {
+  std::vector<std::string> names;
+  for (const PolicyKind& k : kPolicies) names.emplace_back(k.name);
+  return names;
+}
+
+absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_policy(std::string_view spec, const PolicyOptions& options) {
+  const size_t colon = spec.find(':');
+  const std::string_view name = spec.substr(0, colon);
+  const std::string_view model = colon == std::string_view::npos ? std::string_view() : spec.substr(colon + 1);
+  for (const PolicyKind& k : kPolicies) {
+    if (k.name != name) continue;
+    const std::string n(name);
+    if (k.argument.empty() && colon != std::string_view::npos) {
+      return absl::InvalidArgumentError("playout policy '" + n + "' takes no model (got '" + std::string(spec) + "')");
+    }
+    if (!k.argument.empty() && model.empty()) {
+      return absl::InvalidArgumentError("playout policy '" + n + "' needs a model: " + n + ":MODEL");
+    }
+    return k.make(model, options);
+  }
+  return absl::InvalidArgumentError("unknown playout policy '" + std::string(spec) + "' (known: " +
+                                    absl::StrJoin(policy_names(), ", ") + ")");
+}
 
 }  // namespace hane

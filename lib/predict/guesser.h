@@ -34,10 +34,15 @@ class Guesser {
 
   /// How the guesser was made: kind, feature version, training corpus, options (free form).
   virtual nlohmann::json info() const = 0;
-};
 
-/// The legal moves of `to_move` (no pass), in the board's empty-point order. Returns how many
-/// were written to `out` (which must hold board.empty_points().size() vertices).
-int legal_moves(const Board& board, Color to_move, std::span<Vertex> out);
+  /// Why the guesser likes `move` (a legal move of position.to_move) in `position`: a short
+  /// human phrase for `hane play` and GTP comments, e.g. "diamond12 pattern, played 31% when
+  /// seen". The default ranks the move among the legal moves with score(): "ranked 3 of 212
+  /// legal moves (p = 4.1%)". Uses the same scratch space as score().
+  virtual std::string explain(const Position& position, Vertex move);
+
+  /// The model as text where it has one (decision trees: every question and leaf); "" otherwise.
+  virtual std::string dump() const { return {}; }
+};
 
 }  // namespace hane

@@ -1,6 +1,6 @@
 #include "predict/load.h"
 
-#include "predict/model_file.h"
+#include "absl/strings/str_join.h"
 #include "predict/pattern_table.h"
 #include "predict/softmax.h"
 #include "predict/tree.h"
@@ -8,27 +8,38 @@
 
 namespace hane {
 
+namespace {
+
+// Wraps a kind's `Model from_file(file, path)` and its guesser `G(shared_ptr<const Model>)`.
+template <class Model, class G, absl::StatusOr<Model> (*from_file)(const ModelFile&, const std::string&)>
+absl::StatusOr<std::unique_ptr<Guesser>> load_as(const ModelFile& file, const std::string& path) {
+  absl::StatusOr<Model> model = from_file(file, path);
+  if (!model.ok()) return model.status();
+  return std::make_unique<G>(std::make_shared<const Model>(std::move(*model)));
+}
+
+// The registry: one line per model kind.
+constexpr ModelKind kKinds[] = {
+    {"pattern-table", load_as<PatternTable, PatternTableGuesser, pattern_table_from_file>},
+    {"decision-tree", load_as<DecisionTree, TreeGuesser, tree_from_file>},
+    {"softmax", load_as<SoftmaxModel, SoftmaxGuesser, softmax_model_from_file>},
+};
+
+}  // namespace
+
+std::span<const ModelKind> model_kinds() { return kKinds; }
+
 absl::StatusOr<std::unique_ptr<Guesser>> load_guesser(const std::string& path) {
   if (path == "uniform") return std::make_unique<UniformGuesser>();
   absl::StatusOr<ModelFile> file = read_model_file(path);
   if (!file.ok()) return file.status();
   const std::string kind = file->header.value("kind", "");
-  if (kind == "pattern-table") {
-    absl::StatusOr<PatternTable> table = pattern_table_from_file(*file, path);
-    if (!table.ok()) return table.status();
-    return std::make_unique<PatternTableGuesser>(std::make_shared<const PatternTable>(std::move(*table)));
+  for (const ModelKind& k : kKinds) {
+    if (k.kind == kind) return k.load(*file, path);
   }
-  if (kind == "decision-tree") {
-    absl::StatusOr<DecisionTree> tree = tree_from_file(*file, path);
-    if (!tree.ok()) return tree.status();
-    return std::make_unique<TreeGuesser>(std::make_shared<const DecisionTree>(std::move(*tree)));
-  }
-  if (kind == "softmax") {
-    absl::StatusOr<SoftmaxModel> model = softmax_model_from_file(*file, path);
-    if (!model.ok()) return model.status();
-    return std::make_unique<SoftmaxGuesser>(std::make_shared<const SoftmaxModel>(std::move(*model)));
-  }
-  return absl::InvalidArgumentError(path + ": unknown model kind '" + kind + "'");
+  std::vector<std::string> known;
+  for (const ModelKind& k : kKinds) known.emplace_back(k.kind);
+  return absl::InvalidArgumentError(path + ": unknown model kind '" + kind + "' (known: " + absl::StrJoin(known, ", ") + ")");
 }
 
 }  // namespace hane

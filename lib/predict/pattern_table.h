@@ -1,6 +1,6 @@
 // The pattern-table guesser: how often was each local pattern played when it could have been?
 //
-// Training counts, over every position of the training games, every legal move's pattern as
+// Training (train/pattern_train.h) counts, over every position of the training games, every legal move's pattern as
 // "seen" and the played move's pattern also as "played" (canonical codes, colours relative to
 // the player to move; see features/pattern.h). A move's score is its pattern's smoothed
 // played/seen ratio, backed off hierarchically (the diamond12 ratio shrinks towards its 3x3
@@ -22,25 +22,11 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
-#include "corpus/corpus.h"
 #include "features/pattern.h"
 #include "predict/guesser.h"
 #include "predict/model_file.h"
 
 namespace hane {
-
-struct PatternTableOptions {
-  /// k3x3 or kDiamond12: the largest pattern used (3x3 is always the back-off).
-  PatternShape shape = PatternShape::kDiamond12;
-  /// k: how many "seen" the prior counts as.
-  double prior_strength = 4.0;
-  /// Diamond patterns seen fewer times than this are left out of the model file (their
-  /// score is their 3x3 back-off). 3x3 patterns are always kept.
-  int64_t min_seen = 3;
-  /// Training threads (0: one per core).
-  int threads = 0;
-  bool progress = true;
-};
 
 /// The trained table: canonical code -> smoothed ratio.
 struct PatternTable {
@@ -55,9 +41,6 @@ struct PatternTable {
   float score(uint64_t raw) const;
 };
 
-/// Counts patterns over every position of `games` (all of them: select the split before).
-PatternTable train_pattern_table(const std::vector<CorpusGame>& games, const PatternTableOptions& options);
-
 /// Model file I/O (kind "pattern-table").
 absl::Status save_pattern_table(const PatternTable& table, const std::string& path);
 absl::StatusOr<PatternTable> pattern_table_from_file(const ModelFile& file, const std::string& path);
@@ -70,6 +53,8 @@ class PatternTableGuesser final : public Guesser {
   bool gives_probabilities() const override { return true; }
   std::unique_ptr<Guesser> clone() const override { return std::make_unique<PatternTableGuesser>(table_); }
   nlohmann::json info() const override;
+  /// "diamond12 pattern, played 31% when seen" (or the 3x3 back-off when the diamond was rare).
+  std::string explain(const Position& position, Vertex move) override;
 
  private:
   std::shared_ptr<const PatternTable> table_;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <utility>
+#include <vector>
 
 namespace hane {
 
@@ -111,14 +114,43 @@ std::string SoftmaxGuesser::name() const { return "softmax " + std::string(featu
 void SoftmaxGuesser::score(const Position& position, std::span<const Vertex> candidates, std::span<float> out) {
   const Board& b = *position.board;
   states_.fill(b);
-  const MoveContext ctx{&b, position.to_move, position.last_move, position.second_last_move};
   CandidateFeatures f;
   const int stride = b.stride();
   for (size_t i = 0; i < candidates.size(); ++i) {
-    candidate_features(model_->feature_set, ctx, candidates[i], states_.diamond_code(candidates[i], stride), &states_, &f);
+    candidate_features(model_->feature_set, position, candidates[i], states_.diamond_code(candidates[i], stride), &states_, &f);
     out[i] = scorer_.score(f);
   }
   softmax_in_place(out);
+}
+
+std::string SoftmaxGuesser::explain(const Position& position, Vertex move) {
+  const Board& b = *position.board;
+  std::vector<Vertex> moves(b.empty_points().size());
+  moves.resize(legal_moves(b, position.to_move, moves));
+  std::vector<float> p(moves.size());
+  score(position, moves, p);  // fills states_
+  const auto it = std::find(moves.begin(), moves.end(), move);
+  if (it == moves.end()) return "not a legal move";
+  CandidateFeatures f;
+  candidate_features(model_->feature_set, position, move, states_.diamond_code(move, b.stride()), &states_, &f);
+  std::vector<std::pair<float, std::string>> parts;
+  for (int i = 0; i < f.num_fixed; ++i) parts.emplace_back(model_->fixed[f.fixed[i]], fixed_feature_name(f.fixed[i]));
+  for (int k = 0; k < kNumPatternKinds; ++k) {
+    if (!f.has_key(static_cast<PatternKind>(k))) continue;
+    const auto w = model_->patterns[k].find(f.keys[k]);
+    parts.emplace_back(w != model_->patterns[k].end() ? w->second : 0.0f,
+                       std::string(pattern_kind_name(static_cast<PatternKind>(k))) + " pattern" +
+                           (w != model_->patterns[k].end() ? "" : " (unseen)"));
+  }
+  std::sort(parts.begin(), parts.end(), [](const auto& x, const auto& y) { return std::abs(x.first) > std::abs(y.first); });
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "p = %.1f%%", 100.0 * p[it - moves.begin()]);
+  std::string out = buf;
+  for (size_t i = 0; i < parts.size() && i < 3; ++i) {
+    std::snprintf(buf, sizeof buf, " %+.2f", parts[i].first);
+    out += (i == 0 ? ": " : ", ") + parts[i].second + buf;
+  }
+  return out;
 }
 
 nlohmann::json SoftmaxGuesser::info() const {

@@ -4,7 +4,7 @@
 // This is the move model of the AlphaGo rollout and tree policies (Silver et al. 2016,
 // "Methods: rollout policy") and a log-linear form of Coulom's Bradley-Terry move model
 // ("Computing Elo Ratings of Move Patterns in the Game of Go", 2007): a weight w is the log of
-// Coulom's gamma. Trained by softmax_train.h; played incrementally by search/softmax_policy.h.
+// Coulom's gamma. Trained by train/softmax_train.h; played incrementally by playout/softmax.h.
 //
 // Model file (kind "softmax", see model_file.h). Header: feature_set, feature_version
 // (kSoftmaxFeatureVersion), pattern_version (kPatternVersion), board_size, dictionaries (pattern
@@ -107,6 +107,9 @@ class SoftmaxGuesser final : public Guesser {
   bool gives_probabilities() const override { return true; }
   std::unique_ptr<Guesser> clone() const override { return std::make_unique<SoftmaxGuesser>(model_); }
   nlohmann::json info() const override;
+  /// The move's probability and its features with the largest weights, e.g. "p = 12.0%:
+  /// response pattern +2.31, save atari +1.20, 3x3 pattern -0.40".
+  std::string explain(const Position& position, Vertex move) override;
   const std::shared_ptr<const SoftmaxModel>& model() const { return model_; }
 
  private:

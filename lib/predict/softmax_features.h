@@ -22,7 +22,7 @@
 //            the back-off for rare response patterns (dropped by the minimum count).
 //            Everything is local: a candidate's features change only when a point within
 //            distance 3 of it changes, or through the liberties of chains next to it, or when
-//            the previous move moves (the incremental policy in search/ relies on this).
+//            the previous move moves (the incremental policy in playout/softmax.h relies on this).
 //   tree     Everything in rollout, plus: self-atari (by the size of the chain left in atari),
 //            capture (by size), ko capture, capture of the previous move's stone, atari,
 //            atari on the previous move's chain, ladder capture and ladder escape (read with
@@ -47,7 +47,9 @@
 #include <string_view>
 
 #include "features/pattern.h"
+#include "features/radius3.h"
 #include "go/board.h"
+#include "go/position.h"
 
 namespace hane {
 
@@ -120,79 +122,18 @@ struct CandidateFeatures {
   bool has_key(PatternKind k) const { return (key_mask >> static_cast<int>(k)) & 1; }
 };
 
-/// The point states of every index of a board for Black to move (point_state_for_black), so
-/// that patterns of any radius up to Geometry::kPad read them without checks.
-struct BoardStates {
-  std::array<uint8_t, Board::kMaxVertices> at;
-  void fill(const Board& board);
-  /// The diamond12 code around on-board `v` for Black to move (as pattern_code / PatternTracker).
-  uint64_t diamond_code(Vertex v, int stride) const;
-  /// The 12 points at distance 3 around `v` for Black to move, as three 4-point lanes: the
-  /// straight ring (0,-3) (3,0) (0,3) (-3,0), ring A (1,-2) (2,1) (-1,2) (-2,-1) and ring B
-  /// (-1,-2) (2,-1) (1,2) (-2,1) (see features/pattern.h, "Extending to Manhattan radius 3").
-  uint64_t ring3_code(Vertex v, int stride) const;
-};
-
-/// (dx, dy) of the 12 ring-3 points in ring3_code()'s order.
-inline constexpr std::array<PatternOffset, 12> kRing3Offsets = {{
-    {0, -3}, {3, 0}, {0, 3}, {-3, 0},
-    {1, -2}, {2, 1}, {-1, 2}, {-2, -1},
-    {-1, -2}, {2, -1}, {1, 2}, {-2, 1},
-}};
-
-/// The key of the radius-3 pattern (diamond12 code, ring-3 code), both for the same player:
-/// the minimal (ring3, diamond12) pair over the 8 symmetries, mixed into 64 bits. Rotated and
-/// mirrored copies share a key.
-uint64_t radius3_key(uint64_t diamond12, uint64_t ring3);
-/// The ring-3 code after symmetry s (0..7, as kPatternSymmetries): a reference implementation
-/// for tests.
-uint64_t ring3_apply_symmetry(uint64_t ring3, int s);
-
-/// The diamond12 code `code` (relative to the player to move) with the point at offset (dx, dy)
-/// marked as the previous move: its nibble gets bits 0-1 set (0x7 / 0xB / 0xF by liberties), a
-/// value no other point state uses. (dx, dy) must be within Manhattan distance 1..2.
-uint64_t mark_previous_move(uint64_t code, int dx, int dy);
-
-/// Where a candidate is: the board, the player to move, the previous two moves.
-struct MoveContext {
-  const Board* board = nullptr;
-  Color to_move = Color::kBlack;
-  Vertex last_move = Vertex::none();
-  Vertex second_last_move = Vertex::none();
-};
-
 /// The features of `ctx.to_move` playing the legal move `v` under feature set `set`.
 /// `black_diamond` is the diamond12 code around `v` for Black to move (PatternTracker::
 /// black_code or BoardStates::diamond_code); `states` the board's states (needed by the tree
 /// set for the radius-3 pattern; may be null for rollout). Rollout costs a few tens of ns;
 /// tree adds move_facts() with ladders (about 1 µs when a ladder must be read).
-void candidate_features(FeatureSet set, const MoveContext& ctx, Vertex v, uint64_t black_diamond,
+void candidate_features(FeatureSet set, const Position& ctx, Vertex v, uint64_t black_diamond,
                         const BoardStates* states, CandidateFeatures* out);
 
 /// Only the features that depend on the previous move (rollout: response, neighbour, the
 /// response pattern), added to `out`. candidate_features() includes them; for the rollout set
 /// the score of a candidate is the score of its features without a previous move plus the
 /// score of these (the incremental policy keeps the two apart).
-void response_features(const MoveContext& ctx, Vertex v, uint64_t black_diamond, CandidateFeatures* out);
-
-/// True if `v` (empty) is the vital point of a killing eye space (the nakade feature of
-/// MoveFacts); sets `size` (3..6) and `owner` then. Open areas are rejected without a fill.
-bool nakade_vital(const Board& board, Vertex v, int* size, Color* owner);
-/// The same, with nakade_possible() of `black_diamond` (v's diamond12 code) as a further
-/// filter before any flood fill.
-bool nakade_vital(const Board& board, Vertex v, uint64_t black_diamond, int* size, Color* owner);
-/// The same without the cheap filters (for tests of the filters).
-bool nakade_vital_unfiltered(const Board& board, Vertex v, int* size, Color* owner);
-
-/// A necessary condition for nakade_vital() at the centre of the diamond12 code `diamond12`
-/// (of either colour): killing eye spaces lie within distance 2 of their vital point, so the
-/// centre's empty component within the diamond must be one of them, with the centre as its
-/// vital point. One lookup in a 4096-entry table of the diamond's empty points (each entry
-/// computed on first use with nakade_shape() on the drawn region). Thread-safe.
-bool nakade_possible(uint64_t diamond12);
-
-/// MoveFacts::saved_stones > 0 for `c` playing the legal move `v`, decided without move_facts()
-/// when no neighbouring chain is in atari (the common case).
-bool saves_atari(const Board& board, Vertex v, Color c);
+void response_features(const Position& ctx, Vertex v, uint64_t black_diamond, CandidateFeatures* out);
 
 }  // namespace hane

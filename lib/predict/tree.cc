@@ -227,6 +227,27 @@ void TreeGuesser::score(const Position& position, std::span<const Vertex> candid
   }
 }
 
+std::string TreeGuesser::explain(const Position& position, Vertex move) {
+  maker_.set_position(position);
+  TreeInputs in;
+  maker_.inputs(move, in);
+  std::vector<std::string> path;
+  int32_t n = tree_->nodes.empty() ? ~0 : 0;
+  while (n >= 0) {
+    const TreeNode& node = tree_->nodes[n];
+    const int a = answer(in, node.question);
+    path.push_back(std::string(a ? "yes: " : "no: ") + describe(node.question));
+    n = node.child[a];
+  }
+  const TreeLeaf& l = tree_->leaves[~n];
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "leaf %d, p = %.3f (played %.0f of %.0f seen)", ~n, l.probability, l.played, l.seen);
+  std::string out = buf;
+  // The last questions decide the leaf; a few of them say enough.
+  for (size_t i = 0; i < path.size() && i < 4; ++i) out += (i == 0 ? ": " : "; ") + path[path.size() - 1 - i];
+  return out;
+}
+
 nlohmann::json TreeGuesser::info() const {
   return {{"kind", kKind},
           {"feature_version", kTreeFeatureVersion},

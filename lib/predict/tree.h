@@ -4,7 +4,7 @@
 //
 // A guess walks every legal move down the tree and ranks the moves by their leaf's
 // probability; the probabilities normalised over the legal moves are the guess's distribution
-// (so log-likelihoods are reported). Training: tree_train.h.
+// (so log-likelihoods are reported). Training: train/tree_train.h.
 //
 // Model file (kind "decision-tree", see model_file.h). Header: feature_version
 // (kTreeFeatureVersion), board_size, leaves, internal_nodes, depth, features {orientation
@@ -89,6 +89,10 @@ class TreeGuesser final : public Guesser {
   bool gives_probabilities() const override { return true; }
   std::unique_ptr<Guesser> clone() const override { return std::make_unique<TreeGuesser>(tree_); }
   nlohmann::json info() const override;
+  /// The leaf's probability and the answers on the way to it, last question first, e.g.
+  /// "leaf 812, p = 0.04 (played 31 of 790 seen): yes: the move captures; no: ...".
+  std::string explain(const Position& position, Vertex move) override;
+  std::string dump() const override { return tree_->dump(); }
 
  private:
   std::shared_ptr<const DecisionTree> tree_;

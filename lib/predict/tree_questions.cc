@@ -10,21 +10,21 @@
 namespace hane {
 namespace {
 
-constexpr int kFar = kTreePoints;  // the offset value of a move that is not among the 24 points
+constexpr int kFar = kRadius3Points;  // the offset value of a move that is not among the 24 points
 
-constexpr std::array<std::array<uint8_t, kTreePoints>, 8> make_symmetries() {
-  std::array<std::array<uint8_t, kTreePoints>, 8> out{};
+constexpr std::array<std::array<uint8_t, kRadius3Points>, 8> make_symmetries() {
+  std::array<std::array<uint8_t, kRadius3Points>, 8> out{};
   for (int s = 0; s < 8; ++s) {
-    for (int i = 0; i < kTreePoints; ++i) {
-      int dx = kTreeOffsets[i].dx, dy = kTreeOffsets[i].dy;
+    for (int i = 0; i < kRadius3Points; ++i) {
+      int dx = kRadius3Offsets[i].dx, dy = kRadius3Offsets[i].dy;
       if (s >= 4) dx = -dx;
       for (int r = 0; r < s % 4; ++r) {
         const int t = dx;
         dx = -dy;
         dy = t;
       }
-      for (int j = 0; j < kTreePoints; ++j) {
-        if (kTreeOffsets[j].dx == dx && kTreeOffsets[j].dy == dy) out[s][i] = static_cast<uint8_t>(j);
+      for (int j = 0; j < kRadius3Points; ++j) {
+        if (kRadius3Offsets[j].dx == dx && kRadius3Offsets[j].dy == dy) out[s][i] = static_cast<uint8_t>(j);
       }
     }
   }
@@ -35,7 +35,7 @@ constexpr std::array<std::array<uint8_t, kTreePoints>, 8> make_symmetries() {
 constexpr std::array<std::array<uint8_t, 7>, 7> make_offset_index() {
   std::array<std::array<uint8_t, 7>, 7> out{};
   for (auto& row : out) row.fill(kFar);
-  for (int i = 0; i < kTreePoints; ++i) out[kTreeOffsets[i].dy + 3][kTreeOffsets[i].dx + 3] = static_cast<uint8_t>(i);
+  for (int i = 0; i < kRadius3Points; ++i) out[kRadius3Offsets[i].dy + 3][kRadius3Offsets[i].dx + 3] = static_cast<uint8_t>(i);
   return out;
 }
 constexpr auto kOffsetIndex = make_offset_index();
@@ -67,16 +67,16 @@ std::string clamped(int value, int last) { return std::to_string(value) + (value
 
 }  // namespace
 
-const std::array<std::array<uint8_t, kTreePoints>, 8> kTreeSymmetries = make_symmetries();
+const std::array<std::array<uint8_t, kRadius3Points>, 8> kTreeSymmetries = make_symmetries();
 
 int tree_input_values(int input) {
   if (input < 0 || input >= kTreeInputs) return 0;
-  if (input < kTreePoints) return tree_point::kValues;
+  if (input < kRadius3Points) return tree_point::kValues;
   switch (static_cast<TreeInput>(input)) {
     case TreeInput::kLastDistance:
     case TreeInput::kSecondLastDistance: return 20;
     case TreeInput::kLastOffset:
-    case TreeInput::kSecondLastOffset: return kTreePoints + 1;
+    case TreeInput::kSecondLastOffset: return kRadius3Points + 1;
     case TreeInput::kLine:
     case TreeInput::kOtherLine: return 11;
     case TreeInput::kCaptureStones:
@@ -89,7 +89,7 @@ int tree_input_values(int input) {
     case TreeInput::kNakade: return 9;
     case TreeInput::kLadder: return 4;
     case TreeInput::kOwnNear:
-    case TreeInput::kOpponentNear: return kTreePoints + 1;
+    case TreeInput::kOpponentNear: return kRadius3Points + 1;
     case TreeInput::kNearestStone: return 16;
     case TreeInput::kMoveNumber: return 32;
     case TreeInput::kEnd: break;
@@ -98,7 +98,7 @@ int tree_input_values(int input) {
 }
 
 bool tree_input_ordinal(int input) {
-  if (input < kTreePoints || input >= kTreeInputs) return false;
+  if (input < kRadius3Points || input >= kTreeInputs) return false;
   switch (static_cast<TreeInput>(input)) {
     case TreeInput::kLastOffset:
     case TreeInput::kSecondLastOffset:
@@ -111,11 +111,11 @@ bool tree_input_ordinal(int input) {
 
 std::string tree_input_name(int input) {
   if (input < 0 || input >= kTreeInputs) return "input" + std::to_string(input) + "?";
-  if (input < kTreePoints) {
+  if (input < kRadius3Points) {
     std::string out = "(";
-    out += std::to_string(kTreeOffsets[input].dx);
+    out += std::to_string(kRadius3Offsets[input].dx);
     out += ',';
-    out += std::to_string(kTreeOffsets[input].dy);
+    out += std::to_string(kRadius3Offsets[input].dy);
     out += ')';
     return out;
   }
@@ -145,7 +145,7 @@ std::string tree_input_name(int input) {
 }
 
 std::string tree_value_name(int input, int value) {
-  if (input < kTreePoints) {
+  if (input < kRadius3Points) {
     static constexpr std::array<const char*, tree_point::kValues> kNames = {
         "empty", "own1", "opp1", "edge", "4?", "own2", "opp2", "7?",
         "8?", "own3", "opp3", "11?", "12?", "own4+", "opp4+", "15?"};
@@ -188,7 +188,7 @@ bool valid_question(TreeQuestion q) {
 
 std::string describe(TreeQuestion q) {
   // Points never take the values 4, 7, 8, 11, 12, 15: leave them out of the text.
-  const uint32_t mask = q.input < kTreePoints ? 0b0110'0110'0110'1111u : tree_input_mask(q.input);
+  const uint32_t mask = q.input < kRadius3Points ? 0b0110'0110'0110'1111u : tree_input_mask(q.input);
   if (tree_input_ordinal(q.input) && valid_question(q)) {
     // A prefix {0..t} or a suffix {t..last} of the values.
     const int low = std::countr_zero(q.values), high = 31 - std::countl_zero(q.values);
@@ -217,7 +217,7 @@ void TreeInputMaker::set_position(const Position& position) {
   const Board& b = *position.board;
   const Geometry& g = b.geometry();
   const int s = b.stride();
-  for (int i = 0; i < kTreePoints; ++i) delta_[i] = kTreeOffsets[i].dy * s + kTreeOffsets[i].dx;
+  for (int i = 0; i < kRadius3Points; ++i) delta_[i] = kRadius3Offsets[i].dy * s + kRadius3Offsets[i].dx;
   // Every index a candidate's 24 points can reach lies in [0, num_vertices) (kPad = 3).
   const Color me = position.to_move;
   for (int i = 0; i < g.num_vertices(); ++i) {

@@ -4,7 +4,7 @@
 //
 // Inputs (TreeInputs::v, one byte each, every value below 32):
 //
-//   0..23  the points within Manhattan distance 3 of the candidate (kTreeOffsets), each a
+//   0..23  the points within Manhattan distance 3 of the candidate (kRadius3Offsets), each a
 //          tree_point state relative to the player to move: empty, off the board, own or
 //          opponent stone with 1, 2, 3 or 4+ liberties
 //   24..   move-level facts (TreeInput): distances to the previous two moves (R. Coulom's
@@ -43,6 +43,7 @@
 #include <string_view>
 
 #include "features/pattern.h"
+#include "features/radius3.h"
 #include "go/board.h"
 #include "go/position.h"
 
@@ -50,25 +51,17 @@ namespace hane {
 
 inline constexpr int kTreeFeatureVersion = 1;
 
-/// The 24 points within Manhattan distance 3, in rings of four (north, east, south, west as
-/// drawn, clockwise): the 12 points of kPatternOffsets, then the straight distance-3 points and
-/// the two rings of knight's-move points (A = (1,-2) clockwise, B = (-1,-2) clockwise), as
-/// suggested at the top of features/pattern.h. Rotating by 90 degrees moves point i to the next
-/// point of its ring.
-inline constexpr int kTreePoints = 24;
-inline constexpr std::array<PatternOffset, kTreePoints> kTreeOffsets = {{
-    {0, -1}, {1, 0}, {0, 1}, {-1, 0},    // distance 1
-    {1, -1}, {1, 1}, {-1, 1}, {-1, -1},  // diagonals
-    {0, -2}, {2, 0}, {0, 2}, {-2, 0},    // distance 2, straight
-    {0, -3}, {3, 0}, {0, 3}, {-3, 0},    // distance 3, straight
-    {1, -2}, {2, 1}, {-1, 2}, {-2, -1},  // knight's moves, ring A
-    {-1, -2}, {2, -1}, {1, 2}, {-2, 1},  // knight's moves, ring B (mirror of A)
-}};
-
 /// The state of one point, relative to the player to move, as a nibble laid out like
 /// pattern.h's: bits 0-1 what is there (0 empty, 1 own stone, 2 opponent stone, 3 off the
 /// board), bits 2-3 a stone's liberties bucketed 1, 2, 3, 4+ (as 0..3). So own stones are 1, 5,
 /// 9, 13, opponent stones 2, 6, 10, 14; the other values (4, 7, 8, ...) never occur.
+///
+/// Why a second encoding beside pattern.h's (buckets 1, 2, 3+, and 0 for a chain without
+/// liberties): the tree's questions may split 3 liberties from 4+, which its training found
+/// useful, while pattern codes keep 3+ so that the dictionaries stay small. The shipped models
+/// (patterns/kgs-tree*.model, kTreeFeatureVersion 1; the softmax and pattern tables,
+/// kPatternVersion 1) were trained with these encodings: one encoding would change one of the
+/// two and mean retraining them.
 namespace tree_point {
 inline constexpr uint8_t kEmpty = 0;
 inline constexpr uint8_t kOwn = 1;
@@ -86,7 +79,7 @@ constexpr uint8_t stone(bool own, int liberties) {
 /// The move-level inputs, after the 24 points. Values as listed; "clamped" means the last value
 /// also stands for every larger one.
 enum class TreeInput : uint8_t {
-  kLastDistance = kTreePoints,  // move_distance to the previous move: 2..16, 17 = 17+, 18 pass, 19 none
+  kLastDistance = kRadius3Points,  // move_distance to the previous move: 2..16, 17 = 17+, 18 pass, 19 none
   kSecondLastDistance,          // the same for the move before
   kLastOffset,                  // previous move's point among the 24 (0..23, in the frame), 24 elsewhere/none
   kSecondLastOffset,            // the same for the move before
@@ -156,10 +149,10 @@ struct TreeFeatureOptions {
   bool ladders = true;
 };
 
-/// The symmetry of the square that maps point i of kTreeOffsets to point
+/// The symmetry of the square that maps point i of kRadius3Offsets to point
 /// kTreeSymmetries[s][i]: first mirror (x -> -x) if s >= 4, then rotate s % 4 times by 90
 /// degrees clockwise as drawn, as in kPatternSymmetries (whose 12 points are the first 12 here).
-extern const std::array<std::array<uint8_t, kTreePoints>, 8> kTreeSymmetries;
+extern const std::array<std::array<uint8_t, kRadius3Points>, 8> kTreeSymmetries;
 
 /// Computes the inputs of candidate moves, one position at a time. Per position: the point
 /// states of the whole board and the distance to the nearest stone (a two-pass distance
@@ -182,7 +175,7 @@ class TreeInputMaker {
  private:
   TreeFeatureOptions options_;
   Position position_;
-  std::array<int, kTreePoints> delta_{};  // index offsets of the 24 points
+  std::array<int, kRadius3Points> delta_{};  // index offsets of the 24 points
   std::array<uint8_t, Board::kMaxVertices> state_{};
   std::array<uint8_t, Board::kMaxVertices> nearest_{};
 };

@@ -1,4 +1,4 @@
-#include "predict/tree_train.h"
+#include "train/tree_train.h"
 
 #include <algorithm>
 #include <atomic>
@@ -13,16 +13,13 @@
 
 #include "corpus/replay.h"
 #include "go/random.h"
+#include "util/parallel.h"
 #include "util/progress.h"
 
 namespace hane {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-int thread_count(int threads) {
-  return threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
 
 // ---------------------------------------------------------------------------------------------
 // A fixed set of worker threads that run batches of tasks; the calling thread works too.
@@ -110,12 +107,9 @@ void sample_game(const CorpusGame& game, uint64_t seed, double fraction, double 
                  TreeInputMaker& maker, TreeRow* rows, GameSample& out, std::vector<Vertex>& moves) {
   Rng rng(seed);
   out = {};
-  (void)replay(game.record, [&](const Position& p, Vertex played) {
-    if (played.is_pass()) return;
-    if (fraction < 1 && rng.uniform() >= fraction) return;
-    const Board& b = *p.board;
-    moves.resize(b.empty_points().size());
-    const int n = legal_moves(b, p.to_move, moves);
+  auto keep = [&](const Position&) { return !(fraction < 1 && rng.uniform() >= fraction); };
+  (void)replay_choices(game.record, [&](const Position& p, Vertex played, std::span<const Vertex> legal) {
+    const int n = static_cast<int>(legal.size());  // legal lies in `moves`
     ++out.positions;
     out.legal_moves += n;
     if (whole) out.starts.push_back(out.rows);
@@ -130,7 +124,7 @@ void sample_game(const CorpusGame& game, uint64_t seed, double fraction, double 
       }
       ++out.rows;
     }
-  });
+  }, moves, keep);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -146,11 +140,11 @@ void add_rows(const TreeRow* rows, int64_t n, Hist& h) {
   for (int64_t r = 0; r < n; ++r) {
     const TreeRow& row = rows[r];
     const uint64_t inc = row.played ? kPlayedOne : 1;
-    for (int i = 0; i < kTreePoints / 2; ++i) {
+    for (int i = 0; i < kRadius3Points / 2; ++i) {
       h[(2 * i) * kValueSlots + (row.points[i] & 0xF)] += inc;
       h[(2 * i + 1) * kValueSlots + (row.points[i] >> 4)] += inc;
     }
-    for (int i = 0; i < TreeRow::kScalars; ++i) h[(kTreePoints + i) * kValueSlots + row.scalars[i]] += inc;
+    for (int i = 0; i < TreeRow::kScalars; ++i) h[(kRadius3Points + i) * kValueSlots + row.scalars[i]] += inc;
   }
 }
 

@@ -37,8 +37,8 @@
 
 #include "features/pattern_tracker.h"
 #include "go/board.h"
-#include "go/playout.h"
 #include "go/random.h"
+#include "playout/policy.h"
 #include "predict/softmax.h"
 
 namespace hane {
@@ -81,29 +81,38 @@ struct SoftmaxPolicyOptions {
   bool exclude_own_eyes = true;
 };
 
-class SoftmaxPolicy {
+/// The policy `softmax:MODEL` (registry.h).
+class SoftmaxPolicy final : public PlayoutPolicy {
  public:
   explicit SoftmaxPolicy(std::shared_ptr<const SoftmaxModel> model, SoftmaxPolicyOptions options = {});
 
+  std::string name() const override { return "softmax"; }
+
   /// Starts from `board` with `to_move` to play after the moves `last` and `second_last`
   /// (pass or none if there were none). Rescores every point.
-  void reset(const Board& board, Color to_move, Vertex last = Vertex::none(), Vertex second_last = Vertex::none());
+  void reset(const Board& board, Color to_move, Vertex last = Vertex::none(),
+             Vertex second_last = Vertex::none()) override;
 
-  const Board& board() const { return board_; }
-  Color to_move() const { return to_move_; }
+  const Board& board() const override { return board_; }
+  Color to_move() const override { return to_move_; }
   Vertex last_move() const { return last_; }
 
   /// Plays `v` for to_move(): a legal move (Board::legal) or pass. Then the other colour is to
   /// move.
-  void play(Vertex v);
+  void play(Vertex v) override;
 
   /// A move for to_move() drawn with probability P(v) (see probability()); pass if there is no
   /// candidate.
-  Vertex sample(Rng& rng);
+  Vertex sample(Rng& rng) override;
 
   /// The probability that sample() returns `v` now: exp(score(v)) over the sum of exp(score)
-  /// of the candidates (legal, not an own eye when excluded); 0 for other points.
-  double probability(Vertex v);
+  /// of the candidates (legal, not an own eye when excluded); 0 for other points. Never
+  /// std::nullopt.
+  std::optional<double> probability(Vertex v) override;
+
+  std::unique_ptr<PlayoutPolicy> clone() const override {
+    return std::make_unique<SoftmaxPolicy>(model_, options_);
+  }
   /// exp(score(v)) as kept in the tree (0 if not a candidate).
   double weight(Vertex v);
 
@@ -160,10 +169,5 @@ class SoftmaxPolicy {
   std::array<int, 24> radius3_offsets_{};
   int64_t rescored_ = 0;
 };
-
-/// Plays policy.sample() moves for alternating colours from the policy's position until two
-/// passes in a row or `max_moves` moves (default 3 * size^2), then scores the final board
-/// (Tromp-Taylor area, score.h).
-PlayoutResult softmax_playout(SoftmaxPolicy& policy, Rng& rng, int max_moves = -1);
 
 }  // namespace hane

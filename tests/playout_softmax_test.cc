@@ -8,11 +8,12 @@
 
 #include "corpus/corpus.h"
 #include "corpus/replay.h"
-#include "go/playout.h"
+#include "features/tactics.h"
+#include "playout/uniform.h"
 #include "go/random.h"
 #include "go_fixtures.h"
 #include "predict/softmax.h"
-#include "search/softmax_policy.h"
+#include "playout/softmax.h"
 
 namespace hane {
 namespace {
@@ -88,7 +89,7 @@ std::shared_ptr<const SoftmaxModel> random_model(FeatureSet set, uint64_t seed) 
         const Vertex v(p);
         if (b.legal(v, c) != Legality::kLegal || rng.below(4) != 0) continue;
         CandidateFeatures f;
-        candidate_features(set, MoveContext{&b, c, last}, v, states.diamond_code(v, b.stride()), &states, &f);
+        candidate_features(set, Position{&b, c, last}, v, states.diamond_code(v, b.stride()), &states, &f);
         for (int k = 0; k < kNumPatternKinds; ++k) {
           if (f.has_key(static_cast<PatternKind>(k))) model->patterns[k].emplace(f.keys[k], static_cast<float>(rng.uniform() * 3 - 1.5));
         }
@@ -122,7 +123,7 @@ int expect_equal_to_full_guess(SoftmaxPolicy& policy, const std::shared_ptr<cons
       const Vertex v = b.at(x, y);
       const auto it = expected.find(v.index());
       const double want = it == expected.end() ? 0.0 : it->second;
-      const double got = policy.probability(v);
+      const double got = *policy.probability(v);
       if (std::abs(got - want) > 1e-6 + 1e-4 * want && ++failures <= 3) {
         ADD_FAILURE() << where << ": P(" << to_gtp(v, b.size()) << ") incremental " << got << " full " << want << "\n"
                       << b.to_string();
@@ -281,7 +282,7 @@ TEST(SoftmaxPlayout, EndsWithTwoPassesAndScores) {
   Rng rng(5);
   for (int size : {9, 19}) {
     policy.reset(Board(size), B);
-    const PlayoutResult r = softmax_playout(policy, rng);
+    const PlayoutResult r = run_playout(policy, rng);
     EXPECT_LT(r.moves, 3 * size * size);
     EXPECT_GT(r.score.black + r.score.white, size * size / 2);  // mostly decided: stones and eyes
     EXPECT_TRUE(policy.last_move().is_pass());

@@ -1,4 +1,4 @@
-#include "predict/softmax_train.h"
+#include "train/softmax_train.h"
 
 #include <algorithm>
 #include <atomic>
@@ -13,6 +13,8 @@
 
 #include "corpus/replay.h"
 #include "go/random.h"
+#include "util/hash.h"
+#include "util/parallel.h"
 #include "util/progress.h"
 
 namespace hane {
@@ -156,12 +158,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-uint64_t mix64(uint64_t z) {
-  z += 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+uint64_t mix64(uint64_t z) { return splitmix64(z); }
 
 // Keeps each position with probability `rate`, decided by a hash of the game, the move number
 // and the seed (the same positions on every run).
@@ -187,22 +184,20 @@ struct PositionFeatures {
 // Calls fn(PositionFeatures&) for every sampled non-pass position of `game`.
 template <class Fn>
 void for_each_position(const CorpusGame& game, FeatureSet set, const Sampler& sampler, PositionFeatures& pf, Fn&& fn) {
-  (void)replay(game.record, [&](const Position& p, Vertex played) {
-    if (played.is_pass() || !sampler.keep(game.hash, p.move_number)) return;
+  auto keep = [&](const Position& p) { return sampler.keep(game.hash, p.move_number); };
+  (void)replay_choices(game.record, [&](const Position& p, Vertex played, std::span<const Vertex> legal) {
     const Board& b = *p.board;
-    pf.moves.resize(b.empty_points().size());
-    pf.num_moves = legal_moves(b, p.to_move, pf.moves);
+    pf.num_moves = static_cast<int>(legal.size());  // legal lies in pf.moves
     pf.features.resize(pf.num_moves);
     pf.states.fill(b);
     pf.played = -1;
-    const MoveContext ctx{&b, p.to_move, p.last_move, p.second_last_move};
     for (int i = 0; i < pf.num_moves; ++i) {
       const Vertex v = pf.moves[i];
-      candidate_features(set, ctx, v, pf.states.diamond_code(v, b.stride()), &pf.states, &pf.features[i]);
+      candidate_features(set, p, v, pf.states.diamond_code(v, b.stride()), &pf.states, &pf.features[i]);
       if (v == played) pf.played = i;
     }
     if (pf.played >= 0) fn(pf);
-  });
+  }, pf.moves, keep);
 }
 
 // Runs fn(thread, game) over `games` on `threads` threads, game i on thread i % threads (so the
@@ -354,7 +349,7 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
   }
   if (train.empty()) throw std::runtime_error("no training games");
   const auto start = Clock::now();
-  const int threads = o.threads > 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  const int threads = thread_count(o.threads);
   const FeatureSet set = o.feature_set;
   auto note = [&](const char* fmt, auto... args) {
     if (o.progress) {

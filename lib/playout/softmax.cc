@@ -1,4 +1,4 @@
-#include "search/softmax_policy.h"
+#include "playout/softmax.h"
 
 #include <algorithm>
 #include <cmath>
@@ -94,7 +94,7 @@ float SoftmaxPolicy::base_score(Vertex v, Color c) {
   if (options_.exclude_own_eyes && board_.is_eye(v, c)) return kNotCandidate;
   CandidateFeatures f;
   // Rollout: the features without the previous move (set_leaf() adds those); tree: all.
-  const MoveContext ctx{&board_, c, local_ ? Vertex::none() : last_, second_last_};
+  const Position ctx{&board_, c, local_ ? Vertex::none() : last_, second_last_};
   candidate_features(model_->feature_set, ctx, v, tracker_.black_code(v), local_ ? nullptr : &states_, &f);
   return scorer_.score(f);
 }
@@ -109,7 +109,7 @@ void SoftmaxPolicy::set_leaf(int ci, Color c, int p) {
     const int delta = p - last_.index();
     if (delta >= -kMaxDelta && delta <= kMaxDelta && in_diamond_[delta + kMaxDelta]) {
       CandidateFeatures f;
-      response_features(MoveContext{&board_, c, last_}, Vertex(p), tracker_.black_code(Vertex(p)), &f);
+      response_features(Position{&board_, c, last_}, Vertex(p), tracker_.black_code(Vertex(p)), &f);
       s += scorer_.score(f);
     }
   }
@@ -247,24 +247,10 @@ double SoftmaxPolicy::weight(Vertex v) {
   return s < 0 ? 0.0 : tree_[to_move_ == Color::kBlack ? 0 : 1].weight(s);
 }
 
-double SoftmaxPolicy::probability(Vertex v) {
+std::optional<double> SoftmaxPolicy::probability(Vertex v) {
   const double w = weight(v);
   const double total = tree_[to_move_ == Color::kBlack ? 0 : 1].total();
   return total > 0 ? w / total : 0.0;
-}
-
-PlayoutResult softmax_playout(SoftmaxPolicy& policy, Rng& rng, int max_moves) {
-  if (max_moves < 0) max_moves = 3 * policy.board().size() * policy.board().size();
-  PlayoutResult result;
-  int passes = 0;
-  while (passes < 2 && result.moves < max_moves) {
-    const Vertex v = policy.sample(rng);
-    passes = v.is_pass() ? passes + 1 : 0;
-    policy.play(v);
-    ++result.moves;
-  }
-  result.score = area_score(policy.board());
-  return result;
 }
 
 }  // namespace hane

@@ -45,18 +45,18 @@ namespace hane {
 /// One candidate of the sample, packed in 32 bytes: the 24 point states two to a byte, then
 /// one byte per move-level input, then the label.
 struct TreeRow {
-  static constexpr int kScalars = kTreeInputs - kTreePoints;
-  std::array<uint8_t, kTreePoints / 2> points{};
+  static constexpr int kScalars = kTreeInputs - kRadius3Points;
+  std::array<uint8_t, kRadius3Points / 2> points{};
   std::array<uint8_t, kScalars> scalars{};
   uint8_t played = 0;
 
   TreeRow() = default;
   TreeRow(const TreeInputs& in, bool is_played) : played(is_played) {
-    for (int i = 0; i < kTreePoints / 2; ++i) points[i] = static_cast<uint8_t>(in.v[2 * i] | (in.v[2 * i + 1] << 4));
-    for (int i = 0; i < kScalars; ++i) scalars[i] = in.v[kTreePoints + i];
+    for (int i = 0; i < kRadius3Points / 2; ++i) points[i] = static_cast<uint8_t>(in.v[2 * i] | (in.v[2 * i + 1] << 4));
+    for (int i = 0; i < kScalars; ++i) scalars[i] = in.v[kRadius3Points + i];
   }
   uint8_t value(int input) const {
-    return input < kTreePoints ? (points[input >> 1] >> (4 * (input & 1))) & 0xF : scalars[input - kTreePoints];
+    return input < kRadius3Points ? (points[input >> 1] >> (4 * (input & 1))) & 0xF : scalars[input - kRadius3Points];
   }
   bool answer(TreeQuestion q) const { return (q.values >> value(q.input)) & 1; }
   TreeInputs inputs() const {

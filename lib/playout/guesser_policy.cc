@@ -1,0 +1,75 @@
+#include "playout/guesser_policy.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "predict/guesser.h"
+
+namespace hane {
+
+GuesserPolicy::GuesserPolicy(std::unique_ptr<Guesser> guesser) : guesser_(std::move(guesser)) {}
+
+std::unique_ptr<PlayoutPolicy> GuesserPolicy::clone() const {
+  return std::make_unique<GuesserPolicy>(guesser_->clone());
+}
+
+void GuesserPolicy::reset(const Board& board, Color to_move, Vertex last, Vertex second_last) {
+  board_ = board;
+  to_move_ = to_move;
+  last_ = last;
+  second_last_ = second_last;
+  move_number_ = 1;
+}
+
+void GuesserPolicy::play(Vertex v) {
+  if (v.is_pass()) {
+    board_.play(v, to_move_);
+  } else {
+    board_.play_legal(v, to_move_);
+  }
+  second_last_ = last_;
+  last_ = v;
+  to_move_ = opponent(to_move_);
+  ++move_number_;
+}
+
+void GuesserPolicy::guess() {
+  candidates_.resize(board_.empty_points().size());
+  const int n = legal_moves(board_, to_move_, candidates_);
+  candidates_.resize(n);
+  std::erase_if(candidates_, [&](Vertex v) { return board_.is_eye(v, to_move_); });
+  probabilities_.resize(candidates_.size());
+  if (candidates_.empty()) return;
+  guesser_->score(Position{&board_, to_move_, last_, second_last_, move_number_}, candidates_, probabilities_);
+  if (!guesser_->gives_probabilities()) {
+    const float top = *std::max_element(probabilities_.begin(), probabilities_.end());
+    for (float& p : probabilities_) p = std::exp(p - top);
+  }
+  double total = 0;
+  for (float p : probabilities_) total += std::max(0.0f, p);
+  for (float& p : probabilities_) {
+    p = total > 0 ? static_cast<float>(std::max(0.0f, p) / total) : 1.0f / static_cast<float>(probabilities_.size());
+  }
+}
+
+Vertex GuesserPolicy::sample(Rng& rng) {
+  guess();
+  if (candidates_.empty()) return Vertex::pass();
+  double u = rng.uniform();
+  for (size_t i = 0; i + 1 < candidates_.size(); ++i) {
+    u -= probabilities_[i];
+    if (u < 0) return candidates_[i];
+  }
+  return candidates_.back();
+}
+
+std::optional<double> GuesserPolicy::probability(Vertex v) {
+  guess();
+  if (candidates_.empty()) return v.is_pass() ? 1.0 : 0.0;
+  for (size_t i = 0; i < candidates_.size(); ++i) {
+    if (candidates_[i] == v) return probabilities_[i];
+  }
+  return 0.0;
+}
+
+}  // namespace hane

@@ -1,0 +1,110 @@
+// The `rules` playout policy: a heavy, hand-written policy as in the classic engines (MoGo:
+// Gelly, Wang, Munos, Teytaud 2006, "Modification of UCT with patterns in Monte-Carlo Go";
+// Pachi's `moggy`; Fuego's playout policy). It looks only near the last two moves, as Pachi
+// does, and falls back to a uniformly random move:
+//
+//   1. capture  (rate `capture`): capture an opponent chain in atari that holds the last move
+//      or touches the mover's previous move; the largest one.
+//   2. save     (rate `save`): a chain of the mover next to the last move is in atari: capture
+//      an opponent chain in atari touching it, or extend at its liberty when that leaves the
+//      chain at least 2 liberties; one of these moves at random.
+//   3. pattern  (rate `pattern`): an empty neighbour of the last move (8-neighbourhood) that
+//      matches one of MoGo's 3x3 hane, cut and edge patterns (in all 8 symmetries and both
+//      colours); one of them at random.
+//   4. random: a uniformly random move (uniform.h) that fills no own eye; with rate
+//      `self_atari`, moves that leave a chain of `self_atari_stones` or more stones in atari
+//      without capturing are refused (and passing is preferred to them, which keeps sekis).
+//
+// Rule moves are legal, never fill an own eye (Board::is_eye), and pattern moves are never such
+// a self-atari. Each rule fires with its rate, drawn from the playout's Rng; a rate of 0 or 1
+// draws nothing, so with every rate 0 the policy plays exactly the uniform policy's moves.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "playout/policy.h"
+#include "playout/registry.h"
+
+namespace hane {
+
+/// The rates of the rules, each a probability in [0, 1]; defaults follow Pachi 12.90's moggy
+/// (lcapturerate 90, atarirate always, patternrate 100, selfatarirate 60 plus its always-on
+/// check of the worst self-ataris, which the higher rate here stands for). Settings in
+/// PolicyOptions: "rules.capture", "rules.save", "rules.pattern", "rules.self_atari",
+/// "rules.self_atari_stones".
+struct RulesOptions {
+  double capture = 0.9;
+  double save = 1.0;
+  double pattern = 1.0;
+  double self_atari = 0.9;
+  /// The smallest chain (stones, after the move) whose self-atari is refused; smaller ones are
+  /// allowed, as nakade and throw-ins need them. >= 1.
+  int self_atari_stones = 3;
+};
+
+/// Which rule chose a move (for tests and statistics).
+enum class RulesRule : uint8_t { kCapture, kSave, kPattern, kRandom };
+
+/// True if `c` to move at the empty point `v` matches one of the policy's 3x3 patterns (the
+/// centre empty; the 8 neighbours' colours, wall included, are the whole key).
+bool rules_pattern_matches(const Board& board, Vertex v, Color c);
+
+/// True if `c` playing the legal move `v` captures nothing and leaves its chain, of at least
+/// `min_stones` stones, with one liberty.
+bool is_self_atari(const Board& board, Vertex v, Color c, int min_stones);
+
+class RulesPolicy final : public PlayoutPolicy {
+ public:
+  explicit RulesPolicy(const RulesOptions& options = {});
+
+  std::string name() const override { return "rules"; }
+  void reset(const Board& board, Color to_move, Vertex last = Vertex::none(),
+             Vertex second_last = Vertex::none()) override;
+  const Board& board() const override { return board_; }
+  Color to_move() const override { return to_move_; }
+  void play(Vertex v) override;
+  Vertex sample(Rng& rng) override;
+  std::unique_ptr<PlayoutPolicy> clone() const override { return std::make_unique<RulesPolicy>(options_); }
+
+  const RulesOptions& options() const { return options_; }
+  /// The rule that chose the move of the last sample().
+  RulesRule last_rule() const { return last_rule_; }
+
+ private:
+  // A rate as a threshold on 32 random bits: 0 never fires, 2^32 always does.
+  static uint64_t threshold(double rate);
+  static bool fires(uint64_t threshold, Rng& rng) {
+    if (threshold == 0) return false;
+    if (threshold >> 32) return true;
+    return (rng.next() >> 32) < threshold;
+  }
+  Vertex capture_move() const;
+  Vertex save_move(Rng& rng) const;
+  Vertex pattern_move(Rng& rng) const;
+  Vertex random_move_without_self_atari(Rng& rng) const;
+  bool acceptable(Vertex v) const;  // legal for to_move_ and fills no own eye
+  bool self_atari(Vertex v) const;  // a refused self-atari for to_move_ (is_self_atari)
+
+  RulesOptions options_;
+  uint64_t capture_threshold_, save_threshold_, pattern_threshold_, self_atari_threshold_;
+  const uint8_t* patterns_;  // the 3x3 table: 2^16 keys, bit 0 black, bit 1 white
+  Board board_;
+  Color to_move_ = Color::kBlack;
+  Vertex last_ = Vertex::none();
+  Vertex second_last_ = Vertex::none();
+  RulesRule last_rule_ = RulesRule::kRandom;
+};
+
+/// Reads the "rules.*" settings of `options` over the defaults. Errors (InvalidArgument) name
+/// an unknown key (and list the known ones) or a value that is not a number in range.
+absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options);
+
+/// The registry's factory (registry.h, PolicyFactory): `rules` takes no model.
+absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_rules_policy(std::string_view model,
+                                                                 const PolicyOptions& options);
+
+}  // namespace hane

@@ -1,0 +1,378 @@
+// The `rules` playout policy (lib/playout/rules.h) on drawn positions, and over whole playouts.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "go/random.h"
+#include "go_fixtures.h"
+#include "playout/rules.h"
+#include "playout/uniform.h"
+
+namespace hane {
+namespace {
+
+using testing::board_from_ascii;
+using testing::gtp;
+
+RulesOptions all_rules() {
+  RulesOptions o;
+  o.capture = o.save = o.pattern = o.self_atari = 1;
+  return o;
+}
+
+RulesOptions no_rules() {
+  RulesOptions o;
+  o.capture = o.save = o.pattern = o.self_atari = 0;
+  return o;
+}
+
+// The moves sampled from one position over `n` seeds, with their counts.
+std::map<std::string, int> sampled(const RulesOptions& options, const Board& b, Color to_move, Vertex last,
+                                   Vertex second_last = Vertex::none(), int n = 200,
+                                   std::set<RulesRule>* rules = nullptr) {
+  std::map<std::string, int> counts;
+  RulesPolicy policy(options);
+  for (int seed = 0; seed < n; ++seed) {
+    policy.reset(b, to_move, last, second_last);
+    Rng rng(seed);
+    ++counts[to_gtp(policy.sample(rng), b.size())];
+    if (rules) rules->insert(policy.last_rule());
+  }
+  return counts;
+}
+
+TEST(RulesPolicy, CapturesTheLastMoveInAtari) {
+  const Board b = board_from_ascii(R"(
+    . . . . . . . . .
+    . . . X . . . . .
+    . . X O X . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)");
+  std::set<RulesRule> rules;
+  const auto counts = sampled(all_rules(), b, Color::kBlack, gtp(b, "D7"), Vertex::none(), 200, &rules);
+  EXPECT_EQ(counts, (std::map<std::string, int>{{"D6", 200}}));
+  EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kCapture});
+}
+
+TEST(RulesPolicy, CapturesTheLargestChainInAtari) {
+  // White D7 (the last move) and white C9-D9 (touching black's previous move D8) are in atari.
+  const Board b = board_from_ascii(R"(
+    . X O O . . . . .
+    . . X X . . . . .
+    . . . . . . . . .
+    . . . . . X . . .
+    . . . . X O X . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)");
+  const auto counts = sampled(all_rules(), b, Color::kBlack, gtp(b, "F5"), gtp(b, "D8"));
+  EXPECT_EQ(counts, (std::map<std::string, int>{{"E9", 200}}));
+  // Without the previous move, only the last move's chain is looked at.
+  const auto only_last = sampled(all_rules(), b, Color::kBlack, gtp(b, "F5"));
+  EXPECT_EQ(only_last, (std::map<std::string, int>{{"F4", 200}}));
+}
+
+TEST(RulesPolicy, SavesItsChainByExtending) {
+  const Board b = board_from_ascii(R"(
+    . . . . . . . . .
+    . . . O . . . . .
+    . . O X O . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)");
+  std::set<RulesRule> rules;
+  const auto counts = sampled(all_rules(), b, Color::kBlack, gtp(b, "E7"), Vertex::none(), 200, &rules);
+  EXPECT_EQ(counts, (std::map<std::string, int>{{"D6", 200}}));
+  EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kSave});
+}
+
+TEST(RulesPolicy, SavesItsChainByCapturingWhenExtendingFails) {
+  // Black C9 is in atari; extending at D9 leaves one liberty (D8). Capturing white C8 (at D8)
+  // or white B9 (at A9) saves it.
+  const Board b = board_from_ascii(R"(
+    . O X . O . . . .
+    . X O . . . . . .
+    . . X . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)");
+  RulesOptions o = all_rules();
+  o.capture = 0;  // the save rule alone
+  std::set<RulesRule> rules;
+  const auto counts = sampled(o, b, Color::kBlack, gtp(b, "C8"), Vertex::none(), 200, &rules);
+  ASSERT_EQ(counts.size(), 2u);
+  EXPECT_GT(counts.at("A9"), 50);
+  EXPECT_GT(counts.at("D8"), 50);
+  EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kSave});
+}
+
+TEST(RulesPolicy, NeverFillsItsOwnEye) {
+  // Black's only empty points are its own eyes: it passes, whatever the rates.
+  const Board b = board_from_ascii(R"(
+    . X X X X
+    X X . X X
+    X X X X X
+    X X X X X
+    . X . X .)");
+  for (const RulesOptions& o : {all_rules(), RulesOptions{}}) {
+    const auto counts = sampled(o, b, Color::kBlack, Vertex::pass(), Vertex::pass());
+    EXPECT_EQ(counts, (std::map<std::string, int>{{"pass", 200}}));
+  }
+}
+
+TEST(RulesPolicy, RefusesBigSelfAtari) {
+  // Black A9 and D9 each leave the three stones A9-C9 (or B9-D9) with one liberty.
+  const Board b = board_from_ascii(R"(
+    . X X . O . . . .
+    O O O O O . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)");
+  EXPECT_TRUE(is_self_atari(b, gtp(b, "A9"), Color::kBlack, 3));
+  EXPECT_TRUE(is_self_atari(b, gtp(b, "D9"), Color::kBlack, 3));
+  EXPECT_FALSE(is_self_atari(b, gtp(b, "D9"), Color::kBlack, 4));
+  EXPECT_FALSE(is_self_atari(b, gtp(b, "E5"), Color::kBlack, 1));
+  // White D9 joins a chain with many liberties.
+  EXPECT_FALSE(is_self_atari(b, gtp(b, "D9"), Color::kWhite, 1));
+
+  const int n = 3000;
+  const auto filtered = sampled(all_rules(), b, Color::kBlack, Vertex::none(), Vertex::none(), n);
+  EXPECT_EQ(filtered.count("A9"), 0u);
+  EXPECT_EQ(filtered.count("D9"), 0u);
+  // The same draws without the filter do play them (so the check above could fail).
+  RulesOptions allowed = all_rules();
+  allowed.self_atari_stones = 4;
+  const auto unfiltered = sampled(allowed, b, Color::kBlack, Vertex::none(), Vertex::none(), n);
+  EXPECT_GT(unfiltered.count("A9"), 0u);
+  EXPECT_GT(unfiltered.count("D9"), 0u);
+}
+
+TEST(RulesPolicy, PassesRatherThanABigSelfAtari) {
+  // Black's only moves that fill no eye: C1 (self-atari of C2-C5 and more) and its eye A5.
+  const Board b = board_from_ascii(R"(
+    . X O . O
+    X X O O O
+    X X O O .
+    X X O O O
+    X X . O .)");
+  EXPECT_TRUE(is_self_atari(b, gtp(b, "C1"), Color::kBlack, 3));
+  EXPECT_EQ(sampled(all_rules(), b, Color::kBlack, Vertex::pass(), Vertex::pass()),
+            (std::map<std::string, int>{{"pass", 200}}));
+}
+
+TEST(RulesPolicy, PatternsMatchInAllSymmetriesAndBothColours) {
+  // The enclosing hane at D4 and D6 (around white D5) is good for either side to move.
+  const Board hane = board_from_ascii(R"(
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . X O X . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)");
+  for (const char* v : {"D4", "D6"}) {
+    EXPECT_TRUE(rules_pattern_matches(hane, gtp(hane, v), Color::kBlack)) << v;
+    EXPECT_TRUE(rules_pattern_matches(hane, gtp(hane, v), Color::kWhite)) << v;
+  }
+  EXPECT_FALSE(rules_pattern_matches(hane, gtp(hane, "G7"), Color::kBlack));
+  EXPECT_FALSE(rules_pattern_matches(Board(9), gtp(hane, "E5"), Color::kBlack));
+  // The same shape turned a quarter and with colours swapped.
+  const Board turned = board_from_ascii(R"(
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . O . . . .
+    . . . . X . . . .
+    . . . . O . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)");
+  for (const char* v : {"D5", "F5"}) {
+    EXPECT_TRUE(rules_pattern_matches(turned, gtp(turned, v), Color::kBlack)) << v;
+    EXPECT_TRUE(rules_pattern_matches(turned, gtp(turned, v), Color::kWhite)) << v;
+  }
+  // The thin hane is good only for the side that owns the lone stone.
+  const Board thin = board_from_ascii(R"(
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . X O O . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)");
+  EXPECT_TRUE(rules_pattern_matches(thin, gtp(thin, "D4"), Color::kBlack));
+  EXPECT_FALSE(rules_pattern_matches(thin, gtp(thin, "D4"), Color::kWhite));
+  // An edge pattern: black C1 blocks the cut along the first line (B2 O, C2 X, B1 X, D1 O).
+  const Board edge = board_from_ascii(R"(
+    . . . . .
+    . . . . .
+    . . . . .
+    . O X . .
+    . X . O .)");
+  EXPECT_TRUE(rules_pattern_matches(edge, gtp(edge, "C1"), Color::kBlack));
+  EXPECT_TRUE(rules_pattern_matches(edge, gtp(edge, "C1"), Color::kWhite));
+}
+
+TEST(RulesPolicy, PlaysAPatternMoveAfterAMatchingLastMove) {
+  const Board b = board_from_ascii(R"(
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . X O X . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)");
+  std::set<RulesRule> rules;
+  const auto counts = sampled(all_rules(), b, Color::kBlack, gtp(b, "D5"), Vertex::none(), 200, &rules);
+  // D4 and D6: enclosing hanes of D5; C4, C6, E4, E6: white's non-cutting hanes (around C5 or
+  // E5), good points for black as well.
+  std::set<std::string> moves;
+  for (const auto& [v, k] : counts) moves.insert(v);
+  EXPECT_EQ(moves, (std::set<std::string>{"C4", "C6", "D4", "D6", "E4", "E6"}));
+  EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kPattern});
+  // After white E5 next to a thin-hane shape: only the thin hanes D4 and D6 match.
+  const Board thin = board_from_ascii(R"(
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . X O O . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)");
+  const auto thin_counts = sampled(all_rules(), thin, Color::kBlack, gtp(thin, "E5"));
+  ASSERT_EQ(thin_counts.size(), 2u);
+  EXPECT_GT(thin_counts.at("D4"), 50);
+  EXPECT_GT(thin_counts.at("D6"), 50);
+  // Not after a pass.
+  const auto elsewhere = sampled(all_rules(), b, Color::kBlack, Vertex::pass());
+  EXPECT_GT(elsewhere.size(), 20u);
+}
+
+// Plays `n` playouts from the empty board, checking every move; returns the rules used.
+std::map<RulesRule, int> check_playouts(int size, int n, uint64_t seed) {
+  std::map<RulesRule, int> used;
+  RulesPolicy policy;
+  Rng rng(seed);
+  const int cap = 3 * size * size;
+  int ended_by_passes = 0;
+  for (int i = 0; i < n; ++i) {
+    policy.reset(Board(size), Color::kBlack);
+    int moves = 0, passes = 0;
+    while (passes < 2 && moves < cap) {
+      const Color c = policy.to_move();
+      const Vertex v = policy.sample(rng);
+      if (!v.is_pass()) {
+        EXPECT_EQ(policy.board().legal(v, c), Legality::kLegal) << to_gtp(v, size);
+        EXPECT_FALSE(policy.board().is_eye(v, c)) << to_gtp(v, size);
+        if (::testing::Test::HasFailure()) return used;
+        ++used[policy.last_rule()];
+      }
+      passes = v.is_pass() ? passes + 1 : 0;
+      policy.play(v);
+      ++moves;
+    }
+    ended_by_passes += passes == 2;
+  }
+  EXPECT_GE(ended_by_passes, n * 9 / 10);
+  return used;
+}
+
+TEST(RulesPolicy, EveryMoveIsLegalOverManyPlayouts) {
+  for (const auto& [size, n] : {std::pair{9, 300}, std::pair{19, 30}}) {
+    const std::map<RulesRule, int> used = check_playouts(size, n, static_cast<uint64_t>(size));
+    for (const RulesRule r : {RulesRule::kCapture, RulesRule::kSave, RulesRule::kPattern, RulesRule::kRandom}) {
+      EXPECT_GT(used.count(r), 0u) << "size " << size << ": rule " << static_cast<int>(r) << " never used";
+    }
+  }
+}
+
+TEST(RulesPolicy, IsDeterministicForASeed) {
+  RulesPolicy a, b;
+  a.reset(Board(19), Color::kBlack);
+  b.reset(Board(19), Color::kBlack);
+  Rng r1(5), r2(5);
+  std::vector<Move> x, y;
+  run_playout(a, r1, -1, &x);
+  run_playout(b, r2, -1, &y);
+  EXPECT_EQ(x, y);
+  EXPECT_EQ(a.board().hash(), b.board().hash());
+}
+
+TEST(RulesPolicy, WithEveryRateZeroItIsTheUniformPolicy) {
+  // The same draws as the uniform policy, move for move...
+  RulesPolicy rules(no_rules());
+  UniformPolicy uniform;
+  rules.reset(Board(9), Color::kBlack);
+  uniform.reset(Board(9), Color::kBlack);
+  Rng r1(9), r2(9);
+  std::vector<Move> x, y;
+  run_playout(rules, r1, -1, &x);
+  run_playout(uniform, r2, -1, &y);
+  EXPECT_EQ(x, y);
+  // ...and, where a capture is on, every candidate equally likely (a count check).
+  const Board b = board_from_ascii(R"(
+    . X . . .
+    X O X . .
+    . . . . .
+    . . . O .
+    . . . . .)");
+  const int n = 40'000;
+  const auto counts = sampled(no_rules(), b, Color::kBlack, gtp(b, "B4"), Vertex::none(), n);
+  const int candidates = static_cast<int>(b.empty_points().size());  // A5 is a false eye
+  ASSERT_EQ(static_cast<int>(counts.size()), candidates);
+  for (const auto& [v, k] : counts) EXPECT_NEAR(k, n / candidates, n / candidates / 5) << v;
+}
+
+TEST(RulesPolicy, ReadsItsSettings) {
+  PolicyOptions o;
+  o.settings["rules.capture"] = "0.25";
+  o.settings["rules.self_atari_stones"] = "2";
+  o.settings["uniform.other"] = "1";  // another policy's key is not ours to refuse
+  absl::StatusOr<RulesOptions> r = rules_options(o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->capture, 0.25);
+  EXPECT_EQ(r->self_atari_stones, 2);
+  EXPECT_EQ(r->save, RulesOptions{}.save);
+
+  o.settings["rules.capture"] = "1.5";
+  EXPECT_NE(std::string(rules_options(o).status().message()).find("rules.capture=1.5"), std::string::npos);
+  o.settings["rules.capture"] = "0.5";
+  o.settings["rules.ladder"] = "1";
+  EXPECT_NE(std::string(rules_options(o).status().message()).find("rules.ladder"), std::string::npos);
+  o.settings.erase("rules.ladder");
+  o.settings["rules.self_atari_stones"] = "0";
+  EXPECT_FALSE(rules_options(o).ok());
+
+  absl::StatusOr<std::unique_ptr<PlayoutPolicy>> p = make_rules_policy("", {});
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ((*p)->name(), "rules");
+}
+
+}  // namespace
+}  // namespace hane
