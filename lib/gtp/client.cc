@@ -305,6 +305,8 @@ void GtpClient::stop(double grace_s) {
     close_fds();
     return;
   }
+  // A broken connection (timeout, garbage) gets no grace: the child may be stuck.
+  if (broken_) grace_s = 0;
   if (!broken_ && to_child_ >= 0) write_all(to_child_, "quit\n");
   if (to_child_ >= 0) ::close(to_child_);
   to_child_ = -1;

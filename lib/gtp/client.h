@@ -74,7 +74,8 @@ class GtpClient {
   void set_cancel_flag(const std::atomic<bool>* flag) { cancel_ = flag; }
 
   /// Sends "quit" (when still connected), waits up to `grace_s` for the child to exit, then
-  /// kills its process group with SIGKILL and reaps it. Safe to call when not running.
+  /// kills its process group with SIGKILL and reaps it (at once when the connection broke).
+  /// Safe to call when not running.
   void stop(double grace_s = 1.0);
 
  private:

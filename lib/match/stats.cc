@@ -50,7 +50,8 @@ Interval wilson_interval(const Wdl& wdl, double z) {
   const double z2 = z * z;
   const double centre = (p + z2 / (2 * n)) / (1 + z2 / n);
   const double half = z / (1 + z2 / n) * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n));
-  return {clamp01(centre - half), clamp01(centre + half)};
+  // At p = 0 or 1 one bound is exactly 0 or 1; keep rounding from making it finite in Elo.
+  return {p == 0 ? 0.0 : clamp01(centre - half), p == 1 ? 1.0 : clamp01(centre + half)};
 }
 
 std::optional<double> elo_from_score(double score) {
