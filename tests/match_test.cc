@@ -331,6 +331,28 @@ TEST(MatchRun, TournamentGoesOnAfterFaultsAndReports) {
   fs::remove_all(dir);
 }
 
+TEST(MatchRun, RoundRobinOfThreeHasJointRatings) {
+  const std::string dir = testing::temp_path("match", "robin");
+  fs::remove_all(dir);
+  MatchOptions o = small_match(dir, 2);
+  o.engines = {fake("a", "seed={seed}"), fake("b", "seed={seed}"), fake("c", "resign=1")};
+  auto out = run_match(o, nullptr);
+  ASSERT_TRUE(out.ok()) << out.status();
+  const nlohmann::json& j = out->report;
+  EXPECT_EQ(j["games"], 6);
+  ASSERT_EQ(j["pairings"].size(), 3u);
+  EXPECT_EQ(j["pairings"][1]["second"], "c");
+  EXPECT_EQ(j["pairings"][1]["score"], 1.0);  // c resigns every game
+  EXPECT_TRUE(j["pairings"][1]["elo"].is_null());
+  EXPECT_FALSE(j["pairings"][1]["elo_ci95"][0].is_null());
+  EXPECT_TRUE(j["pairings"][1]["elo_ci95"][1].is_null());
+  EXPECT_FALSE(j.contains("score"));  // top-level score only for two engines
+  ASSERT_EQ(j["ratings"].size(), 3u);
+  EXPECT_LT(j["ratings"][2]["elo"].get<double>(), j["ratings"][0]["elo"].get<double>());
+  EXPECT_LT(j["ratings"][2]["elo"].get<double>(), j["ratings"][1]["elo"].get<double>());
+  fs::remove_all(dir);
+}
+
 TEST(MatchRun, EngineThatFailsToStartIsAnErrorBeforeAnyGame) {
   const std::string dir = testing::temp_path("match", "nostart");
   fs::remove_all(dir);

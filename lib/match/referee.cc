@@ -211,7 +211,7 @@ bool Referee::play_moves(bool cleanup, int limit, bool* limit_reached) {
     r_.move_seconds.push_back(used);
     ++played;
     send(opponent(c), absl::StrCat("play ", gtp_color(c), " ", to_gtp(*v, s_.size)), s_.command_timeout_s, true);
-    if (fault_) fault_->reason = absl::StrCat("rejected a legal move: ", fault_->reason);
+    if (fault_ && fault_->reason.starts_with("refused")) fault_->reason = absl::StrCat("rejected a legal move: ", fault_->reason);
     passes = v->is_pass() ? passes + 1 : 0;
     if (passes >= 2) return true;
   }
