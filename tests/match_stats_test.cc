@@ -141,10 +141,10 @@ TEST(MatchResult, FixedHandicapPoints) {
   EXPECT_TRUE(fixed_handicap_points(5, 2).empty());
   std::vector<std::string> h;
   for (Vertex v : fixed_handicap_points(19, 4)) h.push_back(to_gtp(v, 19));
-  EXPECT_EQ(h, (std::vector<std::string>{"D4", "Q16", "Q4", "D16"}));
+  EXPECT_EQ(h, (std::vector<std::string>{"D4", "Q16", "D16", "Q4"}));
   std::vector<std::string> nine;
   for (Vertex v : fixed_handicap_points(9, 5)) nine.push_back(to_gtp(v, 9));
-  EXPECT_EQ(nine, (std::vector<std::string>{"C3", "G7", "G3", "C7", "E5"}));
+  EXPECT_EQ(nine, (std::vector<std::string>{"C3", "G7", "C7", "G3", "E5"}));
 }
 
 TEST(MatchResult, FinalScoreText) {

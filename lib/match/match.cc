@@ -180,6 +180,16 @@ absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<
   if (o.out_dir.empty()) return absl::InvalidArgumentError("no output folder");
   if (o.game.handicap >= 2 && fixed_handicap_points(o.game.size, o.game.handicap).empty())
     return absl::InvalidArgumentError(absl::StrCat("handicap ", o.game.handicap, " is not allowed on ", o.game.size, "x", o.game.size));
+  if (o.game.handicap >= 2 && !o.openings.empty())
+    return absl::InvalidArgumentError("openings are played from the empty board: use --openings or --handicap, not both");
+  for (const Opening& op : o.openings) {
+    Game g(o.game.size, Rules{false, Superko::kPositional, o.game.komi});
+    for (const Move& m : op.moves) {
+      if (m.color != g.to_move() || g.play(m.vertex, m.color) != Legality::kLegal)
+        return absl::InvalidArgumentError(absl::StrCat("opening ", op.name, ": move ", to_gtp(m.vertex, o.game.size),
+                                                       " is illegal or out of turn"));
+    }
+  }
   std::error_code ec;
   for (const char* sub : {"", "/sgf", "/stderr"}) {
     fs::create_directories(o.out_dir + sub, ec);

@@ -50,8 +50,8 @@ struct MatchOutcome {
   int64_t games_left = 0;  // scheduled games not played (0 when finished or SPRT decided)
 };
 
-/// Runs (or resumes) the match. Errors: InvalidArgument for bad options or an out_dir that
-/// holds another match's settings; FailedPrecondition naming the engine when one does not
+/// Runs (or resumes) the match. Errors: InvalidArgument for bad options (openings with a
+/// handicap, an opening with an illegal move) or an out_dir that holds another match's settings; FailedPrecondition naming the engine when one does not
 /// start or answer `name` (checked before any game); Internal for I/O errors on out_dir.
 /// When `interrupt` becomes true, games in progress are abandoned (not recorded), engines
 /// are stopped and the outcome says interrupted.

@@ -152,11 +152,12 @@ std::vector<Vertex> fixed_handicap_points(int size, int handicap) {
   const Geometry geo(size);
   const int e = size >= 13 ? 3 : 2;
   const int lo = e, hi = size - 1 - e, mid = size / 2;
-  // (x, y) with y from the top; GTP's order: lower left is (lo, hi).
+  // (x, y) with y from the top. GTP's order (as GNU Go answers): lower left, upper right,
+  // upper left, lower right, centre / sides.
   const Vertex ll = geo.at(lo, hi), ur = geo.at(hi, lo), lr = geo.at(hi, hi), ul = geo.at(lo, lo);
   std::vector<Vertex> v = {ll, ur};
-  if (handicap >= 3) v.push_back(lr);
-  if (handicap >= 4) v.push_back(ul);
+  if (handicap >= 3) v.push_back(ul);
+  if (handicap >= 4) v.push_back(lr);
   if (handicap == 5 || handicap == 7 || handicap == 9) v.push_back(geo.at(mid, mid));
   if (handicap >= 6) v.push_back(geo.at(lo, mid)), v.push_back(geo.at(hi, mid));
   if (handicap >= 8) v.push_back(geo.at(mid, lo)), v.push_back(geo.at(mid, hi));
