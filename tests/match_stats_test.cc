@@ -49,8 +49,13 @@ TEST(MatchStats, PentanomialScoreVarianceInterval) {
   EXPECT_NEAR(p.score(), 0.520833, 1e-6);
   EXPECT_NEAR(p.variance(), 0.067274, 1e-6);
   const Interval i = pentanomial_interval(p);
-  EXPECT_NEAR(i.lo, 0.374082, 1e-6);
-  EXPECT_NEAR(i.hi, 0.667585, 1e-6);
+  // Variance with the prior pair: 0.066940 instead of 0.067274.
+  EXPECT_NEAR(i.lo, 0.374447, 1e-6);
+  EXPECT_NEAR(i.hi, 0.667220, 1e-6);
+  // Pairs all won: the interval keeps a width.
+  Pentanomial won;
+  won.counts = {0, 0, 0, 0, 4};
+  EXPECT_LT(pentanomial_interval(won).lo, 0.9);
 }
 
 TEST(MatchStats, SprtBoundsAndLlr) {

@@ -39,10 +39,10 @@ class EngineProcess {
   GtpClient& client() { return client_; }
 
   /// Makes sure a process is running for a game with `seed`: starts one when none runs, when
-  /// the last one broke, or always when spec().per_game. A fresh process is asked
-  /// protocol_version is not required; name, version and list_commands are (the answers kept
-  /// below; list_commands may fail, then every command is assumed known). Errors name the
-  /// engine: it could not be started, or did not answer `name` within `timeout_s`.
+  /// the last one broke, or always when spec().per_game. A fresh process is asked name,
+  /// version and list_commands (answers kept below; when list_commands is refused every
+  /// command is taken as known). Errors name the engine: it could not be started, or did not
+  /// answer within `timeout_s`.
   absl::Status ensure_started(uint64_t seed, double timeout_s);
   /// Stops the process (e.g. after a fault), keeping its last stderr lines in last_stderr().
   void stop();

@@ -19,9 +19,10 @@ nlohmann::json opt(std::optional<double> x) { return x ? nlohmann::json(*x) : nl
 nlohmann::json interval_json(const Interval& i) { return nlohmann::json::array({i.lo, i.hi}); }
 nlohmann::json elo_interval_json(const EloInterval& i) { return nlohmann::json::array({opt(i.lo), opt(i.hi)}); }
 
-// An Elo value; null is printed as -inf for a lower bound, +inf otherwise.
-std::string fmt_elo(const nlohmann::json& x, bool lower = false) {
-  return x.is_null() ? std::string(lower ? "-inf" : "+inf") : absl::StrFormat("%+.1f", x.get<double>());
+// An Elo value of a score; null (infinite) is printed with the sign the score gives.
+std::string fmt_elo(const nlohmann::json& elo, const nlohmann::json& score) {
+  if (!elo.is_null()) return absl::StrFormat("%+.1f", elo.get<double>());
+  return score.get<double>() >= 1 ? "+inf" : "-inf";
 }
 
 std::vector<const GameResult*> sorted_pairing(const std::vector<GameResult>& games, int pairing) {
@@ -227,10 +228,10 @@ std::string match_report_text(const nlohmann::json& r) {
                           "  LOS %.1f%%; unique games %d; black won %d, white won %d\n",
                           p["first"].get<std::string>(), p["second"].get<std::string>(), p["wins"].get<int64_t>(),
                           p["losses"].get<int64_t>(), p["draws"].get<int64_t>(), 100 * p["score"].get<double>(),
-                          100 * ci[0].get<double>(), 100 * ci[1].get<double>(), fmt_elo(p["elo"], p["score"].get<double>() <= 0), fmt_elo(eci[0], true),
-                          fmt_elo(eci[1]), p["pairs"].get<int64_t>(), penta[0].get<int64_t>(), penta[1].get<int64_t>(),
-                          penta[2].get<int64_t>(), penta[3].get<int64_t>(), penta[4].get<int64_t>(), fmt_elo(pci[0], true),
-                          fmt_elo(pci[1]), 100 * p["los"].get<double>(), p["unique_games"].get<int64_t>(),
+                          100 * ci[0].get<double>(), 100 * ci[1].get<double>(), fmt_elo(p["elo"], p["score"]), fmt_elo(eci[0], ci[0]),
+                          fmt_elo(eci[1], ci[1]), p["pairs"].get<int64_t>(), penta[0].get<int64_t>(), penta[1].get<int64_t>(),
+                          penta[2].get<int64_t>(), penta[3].get<int64_t>(), penta[4].get<int64_t>(), fmt_elo(pci[0], p["pair_score_ci95"][0]),
+                          fmt_elo(pci[1], p["pair_score_ci95"][1]), 100 * p["los"].get<double>(), p["unique_games"].get<int64_t>(),
                           p["colour"]["black_wins"].get<int64_t>(), p["colour"]["white_wins"].get<int64_t>());
   }
   if (r.contains("ratings")) {

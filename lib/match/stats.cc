@@ -13,6 +13,9 @@ namespace {
 
 double clamp01(double x) { return std::clamp(x, 0.0, 1.0); }
 
+// Pair outcomes 0, 1/2, 1, 3/2, 2 of two independent games at 50%: the prior of one pair.
+constexpr std::array<double, 5> kIndependentPair = {1 / 16.0, 4 / 16.0, 6 / 16.0, 4 / 16.0, 1 / 16.0};
+
 // 800 / ln 10: converts a score excess per standard deviation into normalised Elo.
 const double kNeloScale = 800.0 / std::log(10.0);
 
@@ -89,7 +92,14 @@ double Pentanomial::variance() const {
 Interval pentanomial_interval(const Pentanomial& p, double z) {
   const int64_t n = p.pairs();
   if (n < 2) return {0, 1};
-  const double half = z * std::sqrt(p.variance() / n);
+  // Variance with the prior pair of sprt_llr (weight 1 among n + 1), about the sample mean.
+  const double mean = p.score();
+  double var = 0;
+  for (int i = 0; i < 5; ++i) {
+    var += (p.counts[i] + kIndependentPair[i]) * (i * 0.25 - mean) * (i * 0.25 - mean);
+  }
+  var /= n + 1;
+  const double half = z * std::sqrt(var / n);
   return {clamp01(p.score() - half), clamp01(p.score() + half)};
 }
 
@@ -143,9 +153,8 @@ double sprt_llr(const Pentanomial& p, const SprtParams& params) {
   if (p.pairs() == 0) return 0;
   const std::array<double, 5> values = {0.0, 0.25, 0.5, 0.75, 1.0};
   // Prior: one pair of independent games at 50% (see stats.h).
-  const std::array<double, 5> prior = {1 / 16.0, 4 / 16.0, 6 / 16.0, 4 / 16.0, 1 / 16.0};
   std::array<double, 5> weights;
-  for (int i = 0; i < 5; ++i) weights[i] = p.counts[i] + prior[i];
+  for (int i = 0; i < 5; ++i) weights[i] = p.counts[i] + kIndependentPair[i];
   return llr_of(values, weights, static_cast<double>(p.pairs()), params, 2.0);
 }
 

@@ -60,8 +60,9 @@ struct Pentanomial {
 };
 
 /// The pair-based interval (as fastchess reports with pentanomial statistics): the mean pair
-/// score plus or minus z standard errors of the mean over pairs, clamped to [0, 1].
-/// [0, 1] with fewer than two pairs.
+/// score plus or minus z standard errors of the mean over pairs, clamped to [0, 1]. The
+/// variance is taken with the prior pair of sprt_llr (weight 1 of n + 1), so that a few
+/// pairs all alike do not give an interval of width 0. [0, 1] with fewer than two pairs.
 Interval pentanomial_interval(const Pentanomial& p, double z = kZ95);
 
 /// SPRT settings. `elo0`/`elo1` are logistic Elo when !normalized, else normalised Elo
