@@ -14,5 +14,6 @@ void add_train_softmax_command(CLI::App* train);
 void add_train_tree_command(CLI::App* train);
 void add_eval_command(CLI::App& app);
 void add_model_command(CLI::App& app);
+void add_match_command(CLI::App& app);
 
 }  // namespace hane::tools

@@ -1,0 +1,389 @@
+#include "match/match.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "match/report.h"
+#include "match/result.h"
+#include "util/parallel.h"
+#include "util/progress.h"
+
+namespace hane {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string utc_date() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+  return buf;
+}
+
+std::string utc_time() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+nlohmann::json load_average() {
+  std::ifstream f("/proc/loadavg");
+  double a = 0, b = 0, c = 0;
+  if (!(f >> a >> b >> c)) return nullptr;
+  return nlohmann::json::array({a, b, c});
+}
+
+absl::Status write_file_atomic(const std::string& path, const std::string& content) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << content;
+    f.flush();
+    if (!f) return absl::InternalError(absl::StrCat("cannot write ", tmp));
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) return absl::InternalError(absl::StrCat("cannot rename ", tmp, " to ", path, ": ", ec.message()));
+  return absl::OkStatus();
+}
+
+std::string sgf_path(const std::string& out, int64_t index) {
+  return absl::StrFormat("%s/sgf/%06d.sgf", out, index);
+}
+
+nlohmann::json settings_json(const MatchOptions& o) {
+  nlohmann::json s;
+  for (const EngineSpec& e : o.engines) s["engines"].push_back({{"name", e.name}, {"argv", e.argv}});
+  s["gauntlet"] = o.gauntlet;
+  s["seed"] = o.seed;
+  s["size"] = o.game.size;
+  s["komi"] = o.game.komi;
+  s["rules"] = o.game.rules_name;
+  s["handicap"] = o.game.handicap;
+  s["max_moves"] = o.game.max_moves;
+  s["time"] = {o.game.time.main_s, o.game.time.period_s, o.game.time.stones};
+  nlohmann::json openings = nlohmann::json::array();
+  for (const Opening& op : o.openings) {
+    std::string moves;
+    for (const Move& m : op.moves) absl::StrAppend(&moves, to_gtp(m.vertex, o.game.size), " ");
+    openings.push_back({op.name, moves});
+  }
+  s["openings"] = openings;
+  return s;
+}
+
+bool same_assignment(const GameResult& g, const GameAssignment& a) {
+  return g.index == a.index && g.pairing == a.pairing && g.pair == a.pair && g.black == a.black &&
+         g.white == a.white && g.seed == a.seed && g.opening == a.opening_name;
+}
+
+// Reads results.jsonl; returns the games that fit the schedule and whether the file needs
+// rewriting (a truncated or bad line, a duplicate).
+struct Loaded {
+  std::map<int64_t, GameResult> games;
+  bool rewrite = false;
+  std::vector<std::string> problems;
+};
+
+Loaded load_results(const std::string& path, const std::vector<GameAssignment>& schedule) {
+  Loaded out;
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return out;
+  std::string line;
+  int64_t lineno = 0;
+  while (std::getline(f, line)) {
+    ++lineno;
+    if (line.empty()) continue;
+    auto problem = [&](const std::string& what) {
+      out.problems.push_back(absl::StrCat(path, ": line ", lineno, ": ", what, "; the game will be played again"));
+      out.rewrite = true;
+    };
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded()) {
+      problem(f.eof() ? "truncated (the run was killed while writing it)" : "not JSON");
+      continue;
+    }
+    auto g = game_from_json(j);
+    if (!g.ok()) {
+      problem(std::string(g.status().message()));
+      continue;
+    }
+    if (g->index < 0 || g->index >= static_cast<int64_t>(schedule.size())) {
+      continue;  // beyond this run's --games: kept in the file, not counted
+    }
+    if (!same_assignment(*g, schedule[g->index])) {
+      problem(absl::StrCat("game ", g->index, " does not match the schedule"));
+      continue;
+    }
+    if (out.games.contains(g->index)) {
+      problem(absl::StrCat("game ", g->index, " recorded twice; the first is kept"));
+      continue;
+    }
+    out.games.emplace(g->index, std::move(*g));
+  }
+  return out;
+}
+
+std::string progress_note(const std::vector<GameResult>& games, const ReportContext& ctx) {
+  if (ctx.pairings.size() != 1) return "";
+  const PairingCounts c = count_pairing(games, 0, ctx.pairings[0]);
+  const Interval ci = wilson_interval(c.wdl);
+  const auto elo = elo_from_score(c.wdl.score());
+  const EloInterval eci = elo_interval(ci);
+  std::string note = absl::StrFormat("score %.1f%%", 100 * c.wdl.score());
+  if (elo && eci.lo && eci.hi) {
+    absl::StrAppendFormat(&note, ", Elo %+.0f ± %.0f", *elo, (*eci.hi - *eci.lo) / 2);
+  } else if (elo) {
+    absl::StrAppendFormat(&note, ", Elo %+.0f", *elo);
+  } else {
+    note += c.wdl.score() >= 1 ? ", Elo +inf" : ", Elo -inf";
+  }
+  if (ctx.sprt) {
+    const SprtState s = sprt_state(c, *ctx.sprt);
+    absl::StrAppendFormat(&note, ", LLR %.2f [%.2f, %.2f]", s.llr, ctx.sprt->lower(), ctx.sprt->upper());
+  }
+  return note;
+}
+
+}  // namespace
+
+absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<bool>* interrupt) {
+  const int n = static_cast<int>(o.engines.size());
+  if (n < 2) return absl::InvalidArgumentError("a match needs at least two engines");
+  std::set<std::string> names;
+  for (const EngineSpec& e : o.engines) {
+    if (!names.insert(e.name).second) return absl::InvalidArgumentError(absl::StrCat("engine name '", e.name, "' given twice"));
+    if (e.name.find_first_of("/\\ ") != std::string::npos)
+      return absl::InvalidArgumentError(absl::StrCat("engine name '", e.name, "' may not hold '/', '\\' or spaces"));
+  }
+  if (o.sprt && (n != 2 || o.gauntlet)) return absl::InvalidArgumentError("--sprt needs exactly two engines");
+  if (o.out_dir.empty()) return absl::InvalidArgumentError("no output folder");
+  if (o.game.handicap >= 2 && fixed_handicap_points(o.game.size, o.game.handicap).empty())
+    return absl::InvalidArgumentError(absl::StrCat("handicap ", o.game.handicap, " is not allowed on ", o.game.size, "x", o.game.size));
+  if (o.game.handicap >= 2 && !o.openings.empty())
+    return absl::InvalidArgumentError("openings are played from the empty board: use --openings or --handicap, not both");
+  for (const Opening& op : o.openings) {
+    Game g(o.game.size, Rules{false, Superko::kPositional, o.game.komi});
+    for (const Move& m : op.moves) {
+      if (m.color != g.to_move() || g.play(m.vertex, m.color) != Legality::kLegal)
+        return absl::InvalidArgumentError(absl::StrCat("opening ", op.name, ": move ", to_gtp(m.vertex, o.game.size),
+                                                       " is illegal or out of turn"));
+    }
+  }
+  std::error_code ec;
+  for (const char* sub : {"", "/sgf", "/stderr"}) {
+    fs::create_directories(o.out_dir + sub, ec);
+    if (ec) return absl::InternalError(absl::StrCat("cannot create ", o.out_dir, sub, ": ", ec.message()));
+  }
+
+  // The settings that fix the schedule must match those of an earlier run in the folder.
+  const nlohmann::json settings = settings_json(o);
+  const std::string settings_path = o.out_dir + "/match.json";
+  if (fs::exists(settings_path)) {
+    std::ifstream f(settings_path);
+    nlohmann::json old = nlohmann::json::parse(f, nullptr, false);
+    if (old.is_discarded() || old != settings) {
+      return absl::InvalidArgumentError(absl::StrCat(o.out_dir, " holds a match with other settings (", settings_path,
+                                                     "); use another --out folder or the same options"));
+    }
+  } else if (absl::Status s = write_file_atomic(settings_path, settings.dump(2) + "\n"); !s.ok()) {
+    return s;
+  }
+
+  const std::vector<Pairing> pairings = make_pairings(n, o.gauntlet);
+  const std::vector<GameAssignment> schedule = make_schedule(pairings, o.games, o.openings, o.seed);
+  const std::string results_path = o.out_dir + "/results.jsonl";
+  Loaded loaded = load_results(results_path, schedule);
+  for (const std::string& p : loaded.problems) std::fprintf(stderr, "match: %s\n", p.c_str());
+  if (loaded.rewrite) {
+    // Rewrite only the good lines (plus lines beyond this schedule, which load skipped).
+    std::string content;
+    std::ifstream f(results_path, std::ios::binary);
+    std::set<int64_t> written;
+    std::string line;
+    while (std::getline(f, line)) {
+      nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+      if (j.is_discarded() || !j.contains("game") || !j["game"].is_number_integer()) continue;
+      const int64_t idx = j["game"].get<int64_t>();
+      const bool in_schedule = idx >= 0 && idx < static_cast<int64_t>(schedule.size());
+      if (in_schedule && (!loaded.games.contains(idx) || written.contains(idx))) continue;
+      written.insert(idx);
+      content += line + "\n";
+    }
+    if (absl::Status s = write_file_atomic(results_path, content); !s.ok()) return s;
+  }
+  // SGFs: exactly one per recorded game.
+  for (const auto& entry : fs::directory_iterator(o.out_dir + "/sgf", ec)) {
+    const std::string name = entry.path().filename().string();
+    int64_t idx = -1;
+    if (std::sscanf(name.c_str(), "%ld.sgf", &idx) != 1 || !loaded.games.contains(idx) || name.ends_with(".tmp")) {
+      bool beyond = idx >= static_cast<int64_t>(schedule.size()) && !name.ends_with(".tmp");
+      if (!beyond) fs::remove(entry.path(), ec);
+    }
+  }
+  for (const auto& [idx, g] : loaded.games) {
+    if (!fs::exists(sgf_path(o.out_dir, idx))) {
+      if (absl::Status s = write_file_atomic(sgf_path(o.out_dir, idx), game_sgf(g)); !s.ok()) return s;
+    }
+  }
+
+  std::vector<GameResult> results;
+  for (auto& [idx, g] : loaded.games) results.push_back(std::move(g));
+  std::vector<const GameAssignment*> pending;
+  std::set<int64_t> done;
+  for (const GameResult& g : results) done.insert(g.index);
+  for (const GameAssignment& a : schedule) {
+    if (!done.contains(a.index)) pending.push_back(&a);
+  }
+
+  ReportContext ctx;
+  for (const EngineSpec& e : o.engines) {
+    ctx.names.push_back(e.name);
+    ctx.specs.push_back(e.spec);
+  }
+  ctx.pairings = pairings;
+  ctx.sprt = o.sprt;
+  ctx.games_scheduled = static_cast<int64_t>(schedule.size());
+  ctx.provenance = o.provenance;
+  ctx.provenance["cores"] = std::thread::hardware_concurrency();
+  ctx.provenance["load_average_start"] = load_average();
+  ctx.provenance["started"] = utc_time();
+  ctx.provenance["games_before_this_run"] = results.size();
+
+  // Every engine must start and answer before any game.
+  for (const EngineSpec& e : o.engines) {
+    EngineProcess check(e);
+    check.client().set_cancel_flag(interrupt);
+    const uint64_t seed = schedule.empty() ? 1 : schedule.front().seed;
+    if (absl::Status s = check.ensure_started(seed, o.game.command_timeout_s); !s.ok()) {
+      std::string msg(s.message());
+      for (const std::string& l : check.last_stderr()) absl::StrAppend(&msg, "\n  stderr: ", l);
+      return absl::FailedPreconditionError(msg);
+    }
+    ctx.gtp_names.push_back(check.gtp_name());
+    ctx.gtp_versions.push_back(check.gtp_version());
+    check.stop();
+  }
+
+  auto sprt_decided = [&](const std::vector<GameResult>& games) {
+    return o.sprt && sprt_state(count_pairing(games, 0, pairings[0]), *o.sprt).decision != "continue";
+  };
+  std::mutex mu;
+  std::atomic<bool> stop_new{sprt_decided(results)};
+  std::atomic<int64_t> played{0};
+  size_t next = 0;
+  absl::Status failure;
+  std::FILE* results_file = std::fopen(results_path.c_str(), "ab");
+  if (!results_file) return absl::InternalError(absl::StrCat("cannot open ", results_path));
+
+  const int workers = static_cast<int>(std::min<size_t>(thread_count(o.parallel), std::max<size_t>(1, pending.size())));
+  std::atomic<int> active{0};
+  auto worker = [&] {
+    std::vector<std::unique_ptr<EngineProcess>> engines;
+    for (const EngineSpec& e : o.engines) engines.push_back(std::make_unique<EngineProcess>(e));
+    for (;;) {
+      const GameAssignment* a = nullptr;
+      {
+        std::lock_guard lock(mu);
+        if (stop_new || (interrupt && *interrupt) || next >= pending.size()) break;
+        a = pending[next++];
+      }
+      auto r = play_game(o.game, *a, *engines[a->black], *engines[a->white], interrupt, o.out_dir + "/stderr");
+      if (!r.ok()) {
+        if (r.status().code() != absl::StatusCode::kCancelled) {
+          std::lock_guard lock(mu);
+          if (failure.ok()) failure = r.status();
+          stop_new = true;
+        }
+        break;
+      }
+      r->date = utc_date();
+      std::lock_guard lock(mu);
+      absl::Status s = write_file_atomic(sgf_path(o.out_dir, r->index), game_sgf(*r));
+      const std::string line = to_json(*r).dump() + "\n";
+      if (s.ok() && (std::fwrite(line.data(), 1, line.size(), results_file) != line.size() || std::fflush(results_file) != 0)) {
+        s = absl::InternalError(absl::StrCat("cannot append to ", results_path));
+      }
+      if (!s.ok()) {
+        if (failure.ok()) failure = s;
+        stop_new = true;
+        break;
+      }
+      results.push_back(std::move(*r));
+      ++played;
+      if (sprt_decided(results)) stop_new = true;
+    }
+    for (auto& e : engines) e->stop();
+    --active;
+  };
+  {
+    Progress progress("match", "games", static_cast<int64_t>(pending.size()));
+    if (!o.progress) Progress::set_enabled(false);
+    std::vector<std::jthread> pool;
+    if (!stop_new) {
+      active = workers;
+      for (int w = 0; w < workers; ++w) pool.emplace_back(worker);
+    }
+    int64_t shown = -1;
+    while (active.load() > 0) {
+      const int64_t now = played.load();
+      if (now != shown) {
+        std::string note;
+        {
+          std::lock_guard lock(mu);
+          note = progress_note(results, ctx);
+        }
+        progress.update(now, note);
+        shown = now;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    for (auto& t : pool) t.join();
+    progress.update(played.load(), progress_note(results, ctx));
+    progress.finish();
+    if (!o.progress) Progress::set_enabled(true);
+  }
+  std::fclose(results_file);
+  if (!failure.ok()) return failure;
+
+  MatchOutcome out;
+  out.interrupted = interrupt && *interrupt;
+  const bool decided = sprt_decided(results);
+  out.games_left = decided ? 0 : static_cast<int64_t>(schedule.size()) - static_cast<int64_t>(results.size());
+  ctx.provenance["load_average_end"] = load_average();
+  ctx.provenance["finished"] = utc_time();
+  ctx.provenance["games_this_run"] = played.load();
+  out.report = match_report_json(results, ctx);
+  out.report["interrupted"] = out.interrupted;
+  out.report["games_left"] = out.games_left;
+  out.text = match_report_text(out.report);
+  if (o.plots) out.text += "\n" + write_plots(results, ctx, o.out_dir) + "\n";
+  if (out.interrupted) {
+    out.text += absl::StrCat("\ninterrupted: ", out.games_left, " games to go; run the same command again to resume\n");
+  }
+  if (absl::Status s = write_file_atomic(o.out_dir + "/report.json", out.report.dump(2) + "\n"); !s.ok()) return s;
+  if (absl::Status s = write_file_atomic(o.out_dir + "/report.txt", out.text); !s.ok()) return s;
+  return out;
+}
+
+}  // namespace hane

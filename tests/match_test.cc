@@ -1,0 +1,428 @@
+// The GTP client, the referee's fault handling and the match runner (resume after a kill),
+// driven by the fake engine in fake_gtp_engine.cc.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "gtp/client.h"
+#include "match/match.h"
+#include "match/referee.h"
+#include "sgf/record.h"
+#include "test_files.h"
+
+namespace hane {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kFake = HANE_FAKE_GTP_ENGINE;
+
+EngineSpec fake(const std::string& name, const std::string& options = "") {
+  auto e = parse_engine_spec(name + "=gtp:'" + kFake + "' name=" + name + " " + options, "hane", 0);
+  EXPECT_TRUE(e.ok()) << e.status();
+  return *e;
+}
+
+GameSettings small_board(int size = 5) {
+  GameSettings s;
+  s.size = size;
+  s.komi = 0.5;
+  s.move_timeout_s = 5;
+  s.command_timeout_s = 5;
+  return s;
+}
+
+GameResult play(const GameSettings& s, EngineProcess& black, EngineProcess& white, uint64_t seed = 1,
+                std::vector<Move> opening = {}) {
+  GameAssignment a;
+  a.index = 0;
+  a.black = 0;
+  a.white = 1;
+  a.seed = seed;
+  a.opening = std::move(opening);
+  auto r = play_game(s, a, black, white, nullptr, "");
+  EXPECT_TRUE(r.ok()) << r.status();
+  return r.ok() ? *r : GameResult{};
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
+}
+
+TEST(GtpClient, SplitCommandLine) {
+  auto w = split_command_line("gnugo --mode gtp  'a b' \"c \\\" d\" e\\ f");
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(*w, (std::vector<std::string>{"gnugo", "--mode", "gtp", "a b", "c \" d", "e f"}));
+  EXPECT_FALSE(split_command_line("a 'b").ok());
+  EXPECT_FALSE(split_command_line("   ").ok());
+}
+
+TEST(GtpClient, TalksTimesOutAndSeesExits) {
+  GtpClient c;
+  ASSERT_TRUE(c.start({kFake, "name=alpha", "hang=1"}).ok());
+  auto name = c.command("name", 5);
+  ASSERT_TRUE(name.ok());
+  EXPECT_TRUE(name->ok);
+  EXPECT_EQ(name->text, "alpha");
+  auto unknown = c.command("frobnicate", 5);
+  ASSERT_TRUE(unknown.ok());
+  EXPECT_FALSE(unknown->ok);
+  auto hang = c.command("genmove b", 0.3);
+  EXPECT_EQ(hang.status().code(), absl::StatusCode::kDeadlineExceeded);
+  EXPECT_FALSE(c.running());
+  c.stop();
+  EXPECT_NE(c.stderr_tail().size(), 0u);
+
+  ASSERT_TRUE(c.start({kFake, "crash=1"}).ok());
+  auto crash = c.command("genmove b", 5);
+  EXPECT_EQ(crash.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_NE(std::string(crash.status().message()).find("exited with code 3"), std::string::npos) << crash.status();
+  EXPECT_NE(joined(c.stderr_tail()).find("crashing at move 1"), std::string::npos);
+  c.stop();
+
+  EXPECT_EQ(c.start({"/nonexistent/engine"}).code(), absl::StatusCode::kNotFound);
+}
+
+TEST(MatchReferee, RandomGameEndsByTwoPassesAndIsScored) {
+  EngineProcess b(fake("b", "seed=1")), w(fake("w", "seed=2"));
+  const GameResult r = play(small_board(), b, w);
+  EXPECT_EQ(r.ending, Ending::kScore) << r.reason;
+  EXPECT_EQ(r.dead_stones_from, "agreed");
+  ASSERT_GE(r.moves.size(), 2u);
+  EXPECT_TRUE(r.moves.back().vertex.is_pass());
+  EXPECT_TRUE(r.moves[r.moves.size() - 2].vertex.is_pass());
+  EXPECT_EQ(r.result, score_text(r.margin));
+  EXPECT_NE(r.winner, Color::kEmpty);  // half-point komi
+  EXPECT_FALSE(r.score_disagreement);
+  ASSERT_EQ(r.final_score.size(), 2u);
+  EXPECT_EQ(r.final_score[0], r.result);
+  // Black moved first and colours alternate.
+  for (size_t i = 0; i < r.moves.size(); ++i) EXPECT_EQ(r.moves[i].color, i % 2 ? Color::kWhite : Color::kBlack);
+}
+
+struct FaultCase {
+  const char* options;
+  Ending ending;
+  const char* reason;
+  const char* result;
+};
+
+TEST(MatchReferee, FaultsLoseTheGameWithReasonAndStderr) {
+  const FaultCase cases[] = {
+      {"crash=2", Ending::kForfeit, "exited with code 3", "B+F"},
+      {"hang=2", Ending::kForfeit, "no reply to 'genmove w'", "B+F"},
+      {"garbage=2", Ending::kForfeit, "malformed reply", "B+F"},
+      {"refuse=2", Ending::kForfeit, "refused 'genmove w'", "B+F"},
+      {"illegal=2", Ending::kForfeit, "illegal move", "B+F"},
+      {"resign=2", Ending::kResign, "white resigned", "B+R"},
+  };
+  GameSettings s = small_board();
+  s.move_timeout_s = 0.5;
+  for (const FaultCase& c : cases) {
+    SCOPED_TRACE(c.options);
+    EngineProcess b(fake("b")), w(fake("w", c.options));
+    const GameResult r = play(s, b, w);
+    EXPECT_EQ(r.ending, c.ending);
+    EXPECT_EQ(r.result, c.result);
+    EXPECT_EQ(r.winner, Color::kBlack);
+    EXPECT_NE(r.reason.find(c.reason), std::string::npos) << r.reason;
+    if (c.ending == Ending::kForfeit) {
+      EXPECT_EQ(r.forfeit_engine, 1);
+      EXPECT_NE(joined(r.stderr_tail).find("fake w: genmove 2"), std::string::npos) << joined(r.stderr_tail);
+      EXPECT_FALSE(w.client().running());  // stopped; the next game restarts it
+      const GameResult again = play(s, b, w);
+      EXPECT_EQ(again.ending, c.ending) << "restarted engine plays the next game: " << again.reason;
+    }
+  }
+}
+
+TEST(MatchReferee, SlowStartIsFineAndFailedStartForfeits) {
+  EngineProcess b(fake("b", "slowstart=200")), w(fake("w"));
+  EXPECT_EQ(play(small_board(), b, w).ending, Ending::kScore);
+  EngineProcess dead(fake("dead", "nostart=1")), ok(fake("ok"));
+  const GameResult r = play(small_board(), ok, dead);
+  EXPECT_EQ(r.ending, Ending::kForfeit);
+  EXPECT_EQ(r.result, "B+F");
+  EXPECT_NE(r.reason.find("could not start"), std::string::npos) << r.reason;
+  EXPECT_NE(joined(r.stderr_tail).find("refusing to start"), std::string::npos) << joined(r.stderr_tail);
+}
+
+TEST(MatchReferee, ScoreDisagreementIsRecorded) {
+  EngineProcess b(fake("b")), w(fake("w", "badscore=1"));
+  const GameResult r = play(small_board(), b, w);
+  EXPECT_EQ(r.ending, Ending::kScore);
+  EXPECT_TRUE(r.score_disagreement);
+  ASSERT_EQ(r.final_score.size(), 2u);
+  EXPECT_EQ(r.final_score[0], r.result);
+  EXPECT_NE(r.final_score[1], r.result);
+}
+
+TEST(MatchReferee, DeadStoneDisagreementGoesToCleanup) {
+  // Black says White's lone A1 stone is dead, White does not: play resumes (cleanup) and the
+  // final board is scored with every stone alive.
+  EngineProcess b(fake("b", "dead=white moves=C3")), w(fake("w", "moves=A1"));
+  const GameResult r = play(small_board(), b, w);
+  EXPECT_EQ(r.ending, Ending::kScore) << r.reason;
+  EXPECT_EQ(r.dead_stones_from, "cleanup");
+  EXPECT_TRUE(r.dead.empty());
+  EXPECT_EQ(r.moves.size(), 6u);  // C3 A1 pass pass, then two cleanup passes
+  EXPECT_EQ(r.margin, 1 - 1 - 0.5);  // the empty points touch both colours: neutral
+}
+
+TEST(MatchReferee, IllegalOpponentRejectionAndPlayedOpening) {
+  // The opening's moves are played for both engines and recorded.
+  EngineProcess b(fake("b")), w(fake("w"));
+  const Geometry g(5);
+  const std::vector<Move> opening = {{Color::kBlack, g.at(2, 2)}, {Color::kWhite, g.at(1, 1)}};
+  const GameResult r = play(small_board(), b, w, 1, opening);
+  ASSERT_GE(r.moves.size(), 2u);
+  EXPECT_EQ(r.moves[0], opening[0]);
+  EXPECT_EQ(r.moves[1], opening[1]);
+  EXPECT_EQ(r.opening_moves, 2);
+}
+
+TEST(MatchReferee, HandicapWithFixedOrFreeHandicap) {
+  GameSettings s = small_board(7);
+  s.handicap = 2;
+  for (const char* options : {"", "nohandicap=1"}) {
+    SCOPED_TRACE(options);
+    const std::string log = testing::temp_path("match", "handicap.log");
+    fs::remove(log);
+    EngineProcess b(fake("b", std::string(options) + " log=" + log)), w(fake("w"));
+    const GameResult r = play(s, b, w);
+    EXPECT_EQ(r.ending, Ending::kScore) << r.reason;
+    EXPECT_EQ(r.handicap_stones.size(), 2u);
+    ASSERT_FALSE(r.moves.empty());
+    EXPECT_EQ(r.moves[0].color, Color::kWhite);  // White moves first after handicap
+    std::ifstream f(log);
+    std::stringstream all;
+    all << f.rdbuf();
+    EXPECT_NE(all.str().find(*options ? "set_free_handicap C3 E5" : "fixed_handicap 2"), std::string::npos) << all.str();
+    EXPECT_EQ(all.str().find("play b C3"), std::string::npos);  // never as a move
+    fs::remove(log);
+  }
+}
+
+TEST(MatchReferee, TimeControlIsSentAndOverstepLoses) {
+  GameSettings s = small_board();
+  s.time = {0.2, 0, 0};  // 0.2 s absolute
+  s.time_margin_s = 0.05;
+  const std::string log = testing::temp_path("match", "time.log");
+  fs::remove(log);
+  EngineProcess b(fake("b", "log=" + log)), w(fake("w", "sleep=150"));
+  const GameResult r = play(s, b, w);
+  EXPECT_EQ(r.ending, Ending::kTime) << r.reason;
+  EXPECT_EQ(r.result, "B+T");
+  std::ifstream f(log);
+  std::stringstream all;
+  all << f.rdbuf();
+  EXPECT_NE(all.str().find("time_settings 0 0 0"), std::string::npos) << all.str();
+  EXPECT_NE(all.str().find("time_left b 0 0"), std::string::npos) << all.str();
+  fs::remove(log);
+}
+
+// Reads results.jsonl; with `strict` a bad line fails the test, else (while a run may be
+// writing the file) it is skipped.
+std::vector<GameResult> read_results(const std::string& dir, bool strict = true) {
+  std::vector<GameResult> out;
+  std::ifstream f(dir + "/results.jsonl");
+  for (std::string line; std::getline(f, line);) {
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (!strict && j.is_discarded()) continue;
+    EXPECT_FALSE(j.is_discarded()) << line;
+    if (j.is_discarded()) continue;
+    auto g = game_from_json(j);
+    EXPECT_TRUE(g.ok()) << g.status();
+    if (g.ok()) out.push_back(*g);
+  }
+  return out;
+}
+
+void expect_results_and_sgf_agree(const std::string& dir, size_t games) {
+  const std::vector<GameResult> results = read_results(dir);
+  std::set<int64_t> indices;
+  for (const GameResult& g : results) {
+    EXPECT_TRUE(indices.insert(g.index).second) << "game " << g.index << " twice";
+    std::ifstream f(dir + "/sgf/" + [&] {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%06ld.sgf", static_cast<long>(g.index));
+      return std::string(buf);
+    }());
+    std::stringstream sgf;
+    sgf << f.rdbuf();
+    auto rec = read_game(sgf.str());
+    ASSERT_TRUE(rec.ok()) << "game " << g.index << ": " << rec.status();
+    EXPECT_EQ(rec->result, g.result);
+    EXPECT_EQ(rec->black_name, g.black_name);
+    EXPECT_EQ(rec->white_name, g.white_name);
+    EXPECT_EQ(rec->komi, g.komi);
+    EXPECT_EQ(rec->num_moves(), g.moves.size());
+  }
+  EXPECT_EQ(results.size(), games);
+  size_t sgfs = 0;
+  for (const auto& e : fs::directory_iterator(dir + "/sgf")) {
+    ++sgfs;
+    EXPECT_EQ(e.path().extension(), ".sgf") << e.path();
+  }
+  EXPECT_EQ(sgfs, results.size());
+}
+
+MatchOptions small_match(const std::string& dir, int64_t games) {
+  MatchOptions o;
+  o.engines = {fake("a", "seed={seed} sleep=2"), fake("b", "crash=9")};
+  o.games = games;
+  o.game = small_board();
+  o.parallel = 2;
+  o.out_dir = dir;
+  o.progress = false;
+  o.plots = false;
+  return o;
+}
+
+TEST(MatchRun, TournamentGoesOnAfterFaultsAndReports) {
+  const std::string dir = testing::temp_path("match", "run");
+  fs::remove_all(dir);
+  MatchOptions o = small_match(dir, 6);
+  o.sprt = parse_sprt("elo0=0,elo1=50");
+  auto out = run_match(o, nullptr);
+  ASSERT_TRUE(out.ok()) << out.status();
+  const nlohmann::json& j = out->report;
+  EXPECT_EQ(j["games"], 6);
+  EXPECT_EQ(j["engines"][0]["name"], "a");
+  EXPECT_EQ(j["engines"][0]["version"], "1.0");
+  // b crashes at its 9th genmove of each process: some games are forfeits, all are played.
+  const int64_t forfeits = j["engines"][1]["forfeits"];
+  EXPECT_GT(forfeits, 0);
+  const int64_t wins = j["engines"][0]["wins"], losses = j["engines"][0]["losses"];
+  EXPECT_EQ(wins + losses, 6);
+  EXPECT_EQ(j["engines"][0]["wins_as_black"].get<int64_t>() + j["engines"][0]["wins_as_white"].get<int64_t>(), wins);
+  EXPECT_EQ(j["score"], j["pairings"][0]["score"]);
+  EXPECT_NEAR(j["score"].get<double>(), wins / 6.0, 1e-12);
+  EXPECT_EQ(j["score_ci95"].size(), 2u);
+  EXPECT_EQ(j["elo_ci95"].size(), 2u);
+  EXPECT_EQ(j["pairings"][0]["pairs"], 3);
+  ASSERT_TRUE(j.contains("sprt"));
+  EXPECT_EQ(j["sprt"]["elo_model"], "logistic");
+  EXPECT_NEAR(j["sprt"]["upper"].get<double>(), 2.944439, 1e-6);
+  for (const char* k : {"cores", "load_average_start", "started"}) EXPECT_TRUE(j["provenance"].contains(k)) << k;
+  expect_results_and_sgf_agree(dir, 6);
+  // Seeds reach engines whose command holds {seed}: a's games all differ.
+  std::set<uint64_t> seeds;
+  for (const GameResult& g : read_results(dir)) seeds.insert(g.seed);
+  EXPECT_EQ(seeds.size(), 6u);
+  // Running again with the same options plays nothing new; other options are refused.
+  auto again = run_match(o, nullptr);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->report["provenance"]["games_this_run"], 0);
+  MatchOptions other = o;
+  other.game.komi = 6.5;
+  EXPECT_EQ(run_match(other, nullptr).status().code(), absl::StatusCode::kInvalidArgument);
+  fs::remove_all(dir);
+}
+
+TEST(MatchRun, RoundRobinOfThreeHasJointRatings) {
+  const std::string dir = testing::temp_path("match", "robin");
+  fs::remove_all(dir);
+  MatchOptions o = small_match(dir, 2);
+  o.engines = {fake("a", "seed={seed}"), fake("b", "seed={seed}"), fake("c", "resign=1")};
+  auto out = run_match(o, nullptr);
+  ASSERT_TRUE(out.ok()) << out.status();
+  const nlohmann::json& j = out->report;
+  EXPECT_EQ(j["games"], 6);
+  ASSERT_EQ(j["pairings"].size(), 3u);
+  EXPECT_EQ(j["pairings"][1]["second"], "c");
+  EXPECT_EQ(j["pairings"][1]["score"], 1.0);  // c resigns every game
+  EXPECT_TRUE(j["pairings"][1]["elo"].is_null());
+  EXPECT_FALSE(j["pairings"][1]["elo_ci95"][0].is_null());
+  EXPECT_TRUE(j["pairings"][1]["elo_ci95"][1].is_null());
+  EXPECT_FALSE(j.contains("score"));  // top-level score only for two engines
+  ASSERT_EQ(j["ratings"].size(), 3u);
+  EXPECT_LT(j["ratings"][2]["elo"].get<double>(), j["ratings"][0]["elo"].get<double>());
+  EXPECT_LT(j["ratings"][2]["elo"].get<double>(), j["ratings"][1]["elo"].get<double>());
+  fs::remove_all(dir);
+}
+
+TEST(MatchRun, EngineThatFailsToStartIsAnErrorBeforeAnyGame) {
+  const std::string dir = testing::temp_path("match", "nostart");
+  fs::remove_all(dir);
+  MatchOptions o = small_match(dir, 4);
+  o.engines[1] = fake("b", "nostart=1");
+  auto out = run_match(o, nullptr);
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(std::string(out.status().message()).find("engine b"), std::string::npos) << out.status();
+  EXPECT_NE(std::string(out.status().message()).find("refusing to start"), std::string::npos) << out.status();
+  EXPECT_TRUE(read_results(dir).empty());
+  fs::remove_all(dir);
+}
+
+TEST(MatchRun, IdenticalGamesAreCounted) {
+  const std::string dir = testing::temp_path("match", "unique");
+  fs::remove_all(dir);
+  MatchOptions o = small_match(dir, 6);
+  o.engines = {fake("a", "moves=C3,B2"), fake("b", "moves=D4,B4")};
+  auto out = run_match(o, nullptr);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(out->report["pairings"][0]["unique_games"], 2);  // one per colour assignment
+  fs::remove_all(dir);
+}
+
+TEST(MatchRun, ResumesAfterKillAndInterrupt) {
+  const std::string dir = testing::temp_path("match", "resume");
+  fs::remove_all(dir);
+  MatchOptions o = small_match(dir, 16);
+  o.engines = {fake("a", "seed={seed} sleep=10"), fake("b", "seed={seed}")};
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    auto out = run_match(o, nullptr);
+    _exit(out.ok() ? 0 : 1);
+  }
+  // Kill the run once a few games are in.
+  for (int i = 0; i < 3000 && read_results(dir, false).size() < 3; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  const size_t before = read_results(dir, false).size();
+  ASSERT_GE(before, 3u);
+  ASSERT_LT(before, 16u) << "the run ended before it was killed";
+  // A line cut by the kill, and an SGF written just before it.
+  {
+    std::ofstream f(dir + "/results.jsonl", std::ios::app);
+    f << "{\"game\": 15, \"pairing\": 0, \"bla";
+    std::ofstream(dir + "/sgf/000015.sgf") << "(;GM[1]SZ[5])";
+  }
+  // Interrupt the resumed run after a game or two, then resume again to the end.
+  std::atomic<bool> interrupt{false};
+  std::jthread stopper([&] {
+    for (int i = 0; i < 3000 && read_results(dir, false).size() < before + 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    interrupt = true;
+  });
+  auto part = run_match(o, &interrupt);
+  stopper.join();
+  ASSERT_TRUE(part.ok()) << part.status();
+  if (part->interrupted) {
+    EXPECT_GT(part->games_left, 0);
+    expect_results_and_sgf_agree(dir, read_results(dir).size());
+  }
+  auto done = run_match(o, nullptr);
+  ASSERT_TRUE(done.ok()) << done.status();
+  EXPECT_FALSE(done->interrupted);
+  EXPECT_EQ(done->games_left, 0);
+  EXPECT_EQ(done->report["games"], 16);
+  expect_results_and_sgf_agree(dir, 16);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace hane

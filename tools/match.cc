@@ -1,0 +1,199 @@
+// hane match: play GTP engines against each other and report who is stronger, by how much,
+// and how sure we are (lib/match/).
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include <thread>
+
+#include "corpus/source.h"
+#include "go/game.h"
+#include "match/match.h"
+#include "sgf/record.h"
+#include "tools/commands.h"
+#include "tools/version.h"
+
+namespace hane::tools {
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+void on_signal(int) { g_interrupted = true; }
+
+struct MatchFlags {
+  std::vector<std::string> engines;
+  bool gauntlet = false;
+  int64_t games = 100;
+  int size = 9;
+  double komi = 7.5;
+  int handicap = 0;
+  int max_moves = 0;
+  std::string time;
+  double move_timeout = 60;
+  std::vector<std::string> openings;
+  int opening_moves = 8;
+  uint64_t seed = 1;
+  int parallel = 0;
+  std::string sprt;
+  std::string out = "match";
+  std::string json_path;
+  bool quiet = false;
+  bool no_plots = false;
+};
+
+std::string self_exe() {
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "hane";
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+TimeControl parse_time(const std::string& text) {
+  TimeControl t;
+  if (text.empty()) return t;
+  double main = 0, period = 0;
+  int stones = 0;
+  char tail = 0;
+  const int got = std::sscanf(text.c_str(), "%lf/%lf/%d%c", &main, &period, &stones, &tail);
+  if (!(got == 1 || got == 3) || main < 0 || period < 0 || stones < 0 || (got == 3 && period > 0 && stones == 0))
+    throw std::invalid_argument("--time: expected MAIN or MAIN/PERIOD/STONES in seconds (e.g. 60 or 30/10/5), got '" +
+                                text + "'");
+  t.main_s = main;
+  t.period_s = period;
+  t.stones = stones;
+  return t;
+}
+
+// Openings: the first `moves` moves of every game record under `paths` whose size matches,
+// without setup stones, legal under the match rules. Problems are listed and counted.
+std::vector<Opening> read_openings(const std::vector<std::string>& paths, int size, int moves) {
+  std::vector<Opening> out;
+  int64_t skipped = 0;
+  auto skip = [&](const std::string& name, const std::string& why) {
+    if (skipped++ < 10) std::fprintf(stderr, "match: opening %s skipped: %s\n", name.c_str(), why.c_str());
+  };
+  const SourceStats stats = for_each_entry(
+      paths,
+      [&](SourceEntry&& e) {
+        const std::string name = e.entry.empty() ? e.source : e.source + ":" + e.entry;
+        auto record = read_game(e.data);
+        if (!record.ok()) return skip(name, std::string(record.status().message()));
+        if (record->board_size != size) return skip(name, "board size " + std::to_string(record->board_size));
+        if (!record->setup.black.empty() || !record->setup.white.empty()) return skip(name, "setup stones (handicap)");
+        Game game(size, Rules{false, Superko::kPositional, 0});
+        Opening o{name, {}};
+        for (const GameEvent& ev : record->events) {
+          if (static_cast<int>(o.moves.size()) >= moves) break;
+          if (ev.type != GameEvent::Type::kMove) return skip(name, "setup inside the moves");
+          if (ev.color != game.to_move()) return skip(name, "two moves in a row by one colour");
+          if (game.play(ev.vertex, ev.color) != Legality::kLegal) {
+            return skip(name, "illegal move " + to_gtp(ev.vertex, size));
+          }
+          o.moves.push_back({ev.color, ev.vertex});
+        }
+        if (static_cast<int>(o.moves.size()) < moves) return skip(name, "fewer than " + std::to_string(moves) + " moves");
+        out.push_back(std::move(o));
+      },
+      [&](const SourceError& err) { std::fprintf(stderr, "match: %s\n", describe(err).c_str()); });
+  std::fprintf(stderr, "match: %zu openings of %d moves from %lld records (%lld skipped, %lld read errors)\n",
+               out.size(), moves, static_cast<long long>(stats.entries), static_cast<long long>(skipped),
+               static_cast<long long>(stats.errors));
+  if (out.empty()) throw std::runtime_error("no usable openings in the --openings paths");
+  return out;
+}
+
+int run(const MatchFlags& f, const std::string& command_line) {
+  MatchOptions o;
+  const std::string exe = self_exe();
+  for (size_t i = 0; i < f.engines.size(); ++i) {
+    auto e = parse_engine_spec(f.engines[i], exe, static_cast<int>(i));
+    if (!e.ok()) throw std::invalid_argument(std::string(e.status().message()));
+    o.engines.push_back(std::move(*e));
+  }
+  o.gauntlet = f.gauntlet;
+  o.games = f.games;
+  o.game.size = f.size;
+  o.game.komi = f.komi;
+  o.game.handicap = f.handicap;
+  o.game.max_moves = f.max_moves;
+  o.game.time = parse_time(f.time);
+  o.game.move_timeout_s = f.move_timeout;
+  if (!f.openings.empty()) o.openings = read_openings(f.openings, f.size, f.opening_moves);
+  o.seed = f.seed;
+  o.parallel = f.parallel;
+  if (!f.sprt.empty()) o.sprt = parse_sprt(f.sprt);
+  o.out_dir = f.out;
+  o.progress = !f.quiet;
+  o.plots = !f.no_plots;
+  o.provenance["command"] = command_line;
+  o.provenance["hane_version"] = kVersion;
+  o.provenance["hane_commit"] = kCommit;
+  o.provenance["seed_delivery"] =
+      "hane: engines get --seed <game seed>; gtp: engines get the seed only where their command holds {seed}";
+
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESETHAND;  // a second Ctrl-C ends the program at once
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  auto outcome = run_match(o, &g_interrupted);
+  if (!outcome.ok()) throw std::runtime_error(std::string(outcome.status().message()));
+  std::fputs(outcome->text.c_str(), stdout);
+  if (!f.json_path.empty()) {
+    std::ofstream j(f.json_path);
+    j << outcome->report.dump(2) << "\n";
+    if (!j) throw std::runtime_error("cannot write " + f.json_path);
+  }
+  return outcome->interrupted ? 130 : 0;
+}
+
+}  // namespace
+
+void add_match_command(CLI::App& app) {
+  auto flags = std::make_shared<MatchFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "match",
+      "Play GTP engines against each other (two: a match; more: round robin or gauntlet) and report score, Elo, "
+      "intervals, SPRT. Rerun the same command to resume.");
+  cmd->add_option("-e,--engine", flags->engines,
+                  "NAME=gtp:COMMAND LINE (any GTP program; {seed} in it is replaced by each game's seed and the "
+                  "program started per game) or NAME=hane:ARGS (a child `hane gtp ARGS --seed SEED` per game)")
+      ->required();
+  cmd->add_flag("--gauntlet", flags->gauntlet, "the first engine against each other one (default: round robin)");
+  cmd->add_option("-n,--games", flags->games, "games per pairing (the most, with --sprt)")->check(CLI::PositiveNumber);
+  cmd->add_option("--size", flags->size, "board size")->check(CLI::Range(2, 25));
+  cmd->add_option("--komi", flags->komi, "komi, points (half-point komi: no draws; integer komi: jigo counts 1/2)");
+  cmd->add_option("--handicap", flags->handicap, "handicap stones for Black, set with fixed_handicap / set_free_handicap");
+  cmd->add_option("--max-moves", flags->max_moves,
+                  "moves after which a game stops: adjudicated by area score when the engines agree on the dead "
+                  "stones, else void (0: 3 x size^2)");
+  cmd->add_option("--time", flags->time,
+                  "time control MAIN or MAIN/PERIOD/STONES (Canadian byo-yomi), seconds, sent with time_settings and "
+                  "time_left before every genmove (default: none; engines use their own budget, e.g. --playouts)");
+  cmd->add_option("--move-timeout", flags->move_timeout, "seconds a genmove may take without a time control (then forfeit)");
+  cmd->add_option("--openings", flags->openings,
+                  "SGF files, folders or archives; each opening (the first --opening-moves moves) is played twice, "
+                  "colours swapped");
+  cmd->add_option("--opening-moves", flags->opening_moves, "moves taken from each opening record")->check(CLI::PositiveNumber);
+  cmd->add_option("--seed", flags->seed, "seed of the schedule's per-game seeds");
+  cmd->add_option("-p,--parallel", flags->parallel, "games at once (default: one per core)");
+  cmd->add_option("--sprt", flags->sprt,
+                  "elo0=0,elo1=50,alpha=0.05,beta=0.05[,model=logistic|normalized][,per=pair|game]: stop when the "
+                  "GSPRT decides (elo0/elo1 are logistic Elo unless model=normalized; default per pair)");
+  cmd->add_option("-o,--out", flags->out, "output folder: results.jsonl, sgf/, stderr/, report, plots");
+  cmd->add_option("--json", flags->json_path, "also write the JSON report here");
+  cmd->add_flag("-q,--quiet", flags->quiet, "no progress lines");
+  cmd->add_flag("--no-plots", flags->no_plots, "do not draw plots with gnuplot");
+  cmd->callback([flags] {
+    std::string command_line;
+    std::ifstream cmdline("/proc/self/cmdline", std::ios::binary);
+    for (std::string arg; std::getline(cmdline, arg, '\0');) command_line += (command_line.empty() ? "" : " ") + arg;
+    const int rc = run(*flags, command_line);
+    if (rc != 0) throw CLI::RuntimeError(rc);
+  });
+}
+
+}  // namespace hane::tools
