@@ -13,6 +13,7 @@
 
 #include "go/board.h"
 #include "go/game.h"
+#include "go/playout.h"  // PlayoutResult
 #include "go/random.h"
 #include "go/score.h"
 
@@ -47,11 +48,6 @@ class PlayoutPolicy {
   /// An independent policy with the same settings, for another thread (read-only model data may
   /// be shared). Its position is unspecified until reset().
   virtual std::unique_ptr<PlayoutPolicy> clone() const = 0;
-};
-
-struct PlayoutResult {
-  Score score;     // Tromp-Taylor area score of the final position (score.h)
-  int moves = 0;   // moves played, passes included
 };
 
 /// Plays policy.sample() moves for alternating colours from the policy's position until two

@@ -1,8 +1,5 @@
 #include "playout/uniform.h"
 
-#include <algorithm>
-#include <array>
-
 namespace hane {
 
 namespace {
@@ -10,28 +7,6 @@ bool acceptable(const Board& board, Vertex v, Color c) {
   return !board.is_eye(v, c) && board.legal(v, c) == Legality::kLegal;
 }
 }  // namespace
-
-Vertex random_move(const Board& board, Color c, Rng& rng) {
-  const std::span<const int16_t> empties = board.empty_points();
-  if (empties.empty()) return Vertex::pass();
-  // A few uniform draws from all empty points first: each accepted draw is uniform over the
-  // acceptable moves, and most positions accept the first draw.
-  for (int tries = 0; tries < 4; ++tries) {
-    const Vertex v(empties[rng.below(static_cast<uint32_t>(empties.size()))]);
-    if (acceptable(board, v, c)) return v;
-  }
-  std::array<int16_t, Board::kMaxVertices> candidates;
-  std::copy(empties.begin(), empties.end(), candidates.begin());
-  // Rejection without replacement: a refused point is swapped out of the candidate range, so
-  // every acceptable move is equally likely.
-  for (uint32_t left = static_cast<uint32_t>(empties.size()); left > 0; --left) {
-    const uint32_t i = rng.below(left);
-    const Vertex v(candidates[i]);
-    if (acceptable(board, v, c)) return v;
-    candidates[i] = candidates[left - 1];
-  }
-  return Vertex::pass();
-}
 
 void UniformPolicy::reset(const Board& board, Color to_move, Vertex, Vertex) {
   board_ = board;

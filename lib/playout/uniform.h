@@ -2,13 +2,10 @@
 // likely (the classic light playout of MoGo and Pachi's `playout=light`).
 #pragma once
 
+#include "go/playout.h"  // random_move
 #include "playout/policy.h"
 
 namespace hane {
-
-/// A uniformly random legal move for `c` that does not fill one of its own eyes (see
-/// Board::is_eye), or pass if there is none. Each such move has the same probability.
-Vertex random_move(const Board& board, Color c, Rng& rng);
 
 class UniformPolicy final : public PlayoutPolicy {
  public:
