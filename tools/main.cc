@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   hane::tools::add_eval_command(app);
   hane::tools::add_model_command(app);
   hane::tools::add_bench_command(app);
+  hane::tools::add_gtp_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
