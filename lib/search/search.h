@@ -53,9 +53,9 @@ struct SearchOptions {
   /// RAVE equivalence parameter (Pachi's `equiv_rave`): AMAF counts as much as the direct value
   /// after about this many visits.
   double rave_equiv = 3000;
-  /// UCB exploration constant c (0 = RAVE and priors alone drive exploration, as Pachi's
-  /// default).
-  double uct_c = 0.1;
+  /// UCB exploration constant c (0 = RAVE and priors alone drive exploration, as in Pachi's
+  /// default `ucb1amaf`).
+  double uct_c = 0;
   /// Real visits a leaf needs before it is expanded.
   int expand_visits = 2;
   /// Search threads (>= 1).
@@ -129,8 +129,9 @@ struct EndEstimate {
   std::vector<float> ownership;
   /// Per Vertex::index(): kAlive / kDead / kSeki for stones, kEmpty for empty points and
   /// off-board indices. With o the chain's mean ownership seen from its own colour: o > 0.4
-  /// alive, o < −0.4 dead; an uncertain chain (|o| <= 0.4) that shares a liberty with an
-  /// uncertain opponent chain is seki (both left alive), otherwise alive when o >= 0.
+  /// alive, o < −0.4 dead, else alive when o >= 0. Seki (left alive) overrides: a chain whose
+  /// liberties (two or more) are exactly those of an adjacent opponent chain, or an uncertain
+  /// chain (|o| <= 0.4) sharing a liberty with an uncertain opponent chain.
   std::vector<PointStatus> status;
   /// Area score (Tromp-Taylor with dead stones removed; seki liberties neutral), Black − White
   /// − komi, in points.
