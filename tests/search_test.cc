@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "go_fixtures.h"
 #include "search/tree.h"
@@ -56,6 +57,27 @@ TEST(Search, FindsTheVitalPointOfAStraightThreeForBothColours) {
     EXPECT_GT(r.winrate, 0.8) << color_name(c);
     EXPECT_FALSE(r.resign);
   }
+}
+
+// The same corner with a White stone at C7 in atari (its last liberty B7): capturing it gives
+// Black two eyes; any other move lets White connect at B7 and kill.
+constexpr std::string_view kCapture = R"(
+  . . O X O . O
+  X X X X O O O
+  O O O O O . O
+  O . O O O O O
+  O O O . O O .
+  O . O O O O O
+  O O O O . O O)";
+
+TEST(Search, CapturesToLive) {
+  Game g = game_from_ascii(kCapture, {.komi = -40.5}, Color::kBlack);
+  auto s = make_search();
+  const SearchResult r = s->genmove(g, Color::kBlack, playouts(2000));
+  ASSERT_EQ(to_gtp(r.move, 7), "B7");
+  ASSERT_EQ(g.play(r.move), Legality::kLegal);
+  EXPECT_EQ(g.board().prisoners(Color::kBlack), 1);
+  EXPECT_GT(r.winrate, 0.8);
 }
 
 // The end of a game on 7x7: Black owns columns A-D, White E-G, every eye a single point; D4 is
@@ -158,15 +180,15 @@ TEST(Search, OneThreadIsDeterministicForASeed) {
 TEST(Search, MemoryCapStopsTreeGrowth) {
   Game g(9);
   auto s = make_search({.expand_visits = 1, .max_tree_mb = 1});
-  const SearchResult r = s->genmove(g, Color::kBlack, playouts(30000));
+  const SearchResult r = s->genmove(g, Color::kBlack, playouts(3000));
   EXPECT_TRUE(r.tree_full);
-  EXPECT_EQ(r.playouts, 30000);
+  EXPECT_EQ(r.playouts, 3000);
   EXPECT_LE(r.tree_nodes * sizeof(search_internal::Node), size_t{1} << 20);
   EXPECT_EQ(g.legal(r.move, Color::kBlack), Legality::kLegal);
   // The next move reuses what fits and still searches.
   ASSERT_EQ(g.play(r.move), Legality::kLegal);
-  const SearchResult next = s->genmove(g, Color::kWhite, playouts(5000));
-  EXPECT_EQ(next.playouts, 5000);
+  const SearchResult next = s->genmove(g, Color::kWhite, playouts(1000));
+  EXPECT_EQ(next.playouts, 1000);
   EXPECT_EQ(g.legal(next.move, Color::kWhite), Legality::kLegal);
 }
 
@@ -277,6 +299,45 @@ TEST(Search, AnalysisCallbackSeesTheRoot) {
                       }};
   s->search(g, Color::kBlack, playouts(200), &cb);
   EXPECT_EQ(calls, 200);
+}
+
+TEST(Search, GuesserPriorsLeadTheFirstVisits) {
+  const std::string model = std::string(HANE_TEST_DATA_DIR) + "/../../patterns/kgs-3x3.model";
+  if (!std::filesystem::exists(model)) GTEST_SKIP() << "no shipped model at " << model;
+  // A heavy prior: the move the guesser likes best gets the most of few simulations.
+  auto s = make_search({.prior = model, .prior_weight = 1000});
+  Game g(9);
+  ASSERT_EQ(g.play(gtp(g.board(), "E5")), Legality::kLegal);
+  const SearchResult r = s->search(g, Color::kWhite, playouts(300));
+  double sum = 0;
+  const MoveStats* top = nullptr;
+  for (const MoveStats& m : r.children) {
+    sum += m.prior;
+    if (!top || m.prior > top->prior) top = &m;
+  }
+  EXPECT_NEAR(sum, 1.0, 1e-3);
+  ASSERT_NE(top, nullptr);
+  // (Symmetric moves share the top prior; any of them will do.)
+  EXPECT_FLOAT_EQ(find_child(r, r.move)->prior, top->prior) << to_gtp(r.move, 9) << " vs " << to_gtp(top->move, 9);
+  // Even priors only: no prior is reported.
+  for (const MoveStats& m : make_search()->search(g, Color::kWhite, playouts(100)).children) EXPECT_EQ(m.prior, 0);
+}
+
+TEST(Search, SelfPlayEndsWithTwoPasses) {
+  Game g(7, {.komi = 7.5});
+  auto s = make_search();
+  int moves = 0;
+  while (g.consecutive_passes() < 2 && moves < 200) {
+    const SearchResult r = s->genmove(g, g.to_move(), playouts(300));
+    ASSERT_FALSE(r.resign);
+    ASSERT_EQ(g.play(r.move), Legality::kLegal) << to_gtp(r.move, 7) << " at move " << moves;
+    ++moves;
+  }
+  ASSERT_EQ(g.consecutive_passes(), 2) << "no end after " << moves << " moves";
+  // The side that passed last did so after the opponent's pass: winning by its estimate, or
+  // hopeless. Either way the estimate is a decided score (komi 7.5: no jigo).
+  const EndEstimate e = s->estimate_end(g, 500);
+  EXPECT_NE(e.area_margin, 0);  // komi 7.5: no jigo
 }
 
 TEST(Search, CreateRejectsBadOptions) {

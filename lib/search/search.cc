@@ -393,7 +393,7 @@ void Search::Impl::simulate(Worker& w) {
   for (int depth = 0; depth < max_depth; ++depth) {
     if (!node->expanded()) {
       uint8_t leaf = Node::kLeaf;
-      if (node->n() < options_.expand_visits ||
+      if (node->n() < options_.expand_visits || pool_.full() ||
           !node->state.compare_exchange_strong(leaf, Node::kExpanding, std::memory_order_acquire) ||
           !expand(w, *node, policy.board(), color, last, second_last, root_move_number_ + depth)) {
         break;
