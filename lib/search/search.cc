@@ -364,10 +364,37 @@ inline double Search::Impl::child_value(const Node& c, double log_parent) const 
 }
 
 int32_t Search::Impl::select_child(const Node& node, bool at_root) const {
+  const Node* children = &pool_[node.first_child];  // contiguous
+  if (options_.uct_c == 0) {
+    // The same choice as child_value() without a division: compare the fractions num / den
+    // of the RAVE blend by cross-multiplying (den > 0; an empty child counts as 1/2).
+    float best_num = -1, best_den = 1;
+    int32_t best = -1;
+    const float e = rave_equiv_;
+    for (int i = 0; i < node.num_children; ++i) {
+      if (at_root && !root_allowed_[i]) continue;
+      const Node& c = children[i];
+      const float n = static_cast<float>(c.visits.load(std::memory_order_relaxed)) + c.prior_visits;
+      const float w = 0.5f * static_cast<float>(c.half_wins.load(std::memory_order_relaxed)) + c.prior_wins;
+      const float r = static_cast<float>(c.amaf_visits.load(std::memory_order_relaxed));
+      const float a = 0.5f * static_cast<float>(c.amaf_half_wins.load(std::memory_order_relaxed));
+      float den = r * e + n * e + n * r;
+      float num = a * e + w * (e + r);
+      if (!(den > 0)) {
+        num = 0.5f;
+        den = 1;
+      }
+      if (num * best_den > best_num * den) {
+        best_num = num;
+        best_den = den;
+        best = node.first_child + i;
+      }
+    }
+    return best;
+  }
   const double log_parent = options_.uct_c > 0 ? std::log(node.visits.load(std::memory_order_relaxed) + 1.0) : 0;
   int32_t best = -1;
   double best_value = -1e300;
-  const Node* children = &pool_[node.first_child];  // contiguous
   for (int i = 0; i < node.num_children; ++i) {
     if (at_root && !root_allowed_[i]) continue;
     const double v = child_value(children[i], log_parent);
