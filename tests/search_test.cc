@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "go_fixtures.h"
@@ -294,11 +295,20 @@ TEST(Search, AnalysisCallbackSeesTheRoot) {
   int64_t last_visits = -1;
   AnalysisCallback cb{.interval_ms = 0, .on_update = [&](const SearchResult& r) {
                         ++calls;
-                        EXPECT_GE(r.root_visits, last_visits);
+                        EXPECT_GT(r.root_visits, last_visits);
                         last_visits = r.root_visits;
+                        // Live ownership over the playouts so far: at the end of a playout
+                        // nearly every point has an owner.
+                        double owned = 0;
+                        for (float o : s->ownership()) {
+                          EXPECT_TRUE(o >= -1 && o <= 1) << o;
+                          owned += std::abs(o);
+                        }
+                        if (calls == 1) EXPECT_GT(owned, 40);  // of 49 points, one playout
                       }};
   s->search(g, Color::kBlack, playouts(200), &cb);
   EXPECT_EQ(calls, 200);
+  EXPECT_EQ(s->ownership().size(), g.board().geometry().num_vertices());
 }
 
 TEST(Search, GuesserPriorsLeadTheFirstVisits) {

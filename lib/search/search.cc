@@ -47,6 +47,7 @@ struct Worker {
   std::vector<int32_t> path;
   std::vector<uint8_t> first_color;
   std::vector<int32_t> owner_sum;
+  int64_t simulations = 0;  // in this search
   std::vector<Vertex> candidates;
   std::vector<float> scores;
 };
@@ -71,7 +72,17 @@ class Search::Impl {
   SearchResult search(const Game& game, Color to_play, const SearchLimits& limits, const AnalysisCallback* analysis);
   SearchResult genmove(const Game& game, Color to_play, const SearchLimits& limits, bool cleanup,
                        const AnalysisCallback* analysis);
-  std::vector<float> ownership() const { return ownership_; }
+  std::vector<float> ownership() const {
+    if (!searching_) return ownership_;
+    // During a search (from the analysis callback, on the searching thread): the calling
+    // thread's own simulations.
+    const Worker& w = *workers_[0];
+    std::vector<float> own(w.owner_sum.size(), 0.0f);
+    if (w.simulations > 0) {
+      for (size_t v = 0; v < own.size(); ++v) own[v] = static_cast<float>(w.owner_sum[v]) / static_cast<float>(w.simulations);
+    }
+    return own;
+  }
   EndEstimate estimate_end(const Game& game, int playouts);
   void clear() {
     have_tree_ = false;
@@ -115,6 +126,7 @@ class Search::Impl {
   Clock::time_point start_;
   double cpu_start_ = 0;
   std::vector<float> ownership_;
+  bool searching_ = false;  // read and written by the searching thread only
 };
 
 absl::StatusOr<std::unique_ptr<Search>> Search::create(const SearchOptions& options) {
@@ -481,6 +493,7 @@ void Search::Impl::run_worker(int index, const SearchLimits& limits, int64_t pla
     if (limits.seconds > 0 && seconds_since(start_) >= limits.seconds) break;
     if (playout_limit > 0 && tickets_.fetch_add(1, std::memory_order_relaxed) >= playout_limit) break;
     simulate(w);
+    ++w.simulations;
     done_.fetch_add(1, std::memory_order_relaxed);
     if (index == 0 && analysis && analysis->on_update &&
         std::chrono::duration<double, std::milli>(Clock::now() - last_report).count() >= analysis->interval_ms) {
@@ -503,12 +516,14 @@ SearchResult Search::Impl::search(const Game& game, Color to_play, const SearchL
   for (auto& w : workers_) {
     w->first_color.assign(nv, 0);
     w->owner_sum.assign(nv, 0);
+    w->simulations = 0;
     if (w->moves.capacity() < reserve) w->moves.reserve(reserve);
     if (w->path.capacity() < reserve) w->path.reserve(reserve);
   }
   tickets_.store(0);
   done_.store(0);
   stop_.store(false);
+  searching_ = true;
   if (pool_[root_].expanded()) {
     std::vector<std::thread> threads;
     for (int t = 1; t < options_.threads; ++t) {
@@ -517,6 +532,7 @@ SearchResult Search::Impl::search(const Game& game, Color to_play, const SearchL
     run_worker(0, limits, limits.playouts, analysis);
     for (auto& t : threads) t.join();
   }
+  searching_ = false;
   // Ownership over this search's simulations.
   const int64_t n = done_.load();
   ownership_.assign(nv, 0.0f);

@@ -171,7 +171,9 @@ class Search {
   SearchLimits limits_for(const Game& game, const TimeControl& clock, bool playouts_too) const;
 
   /// Ownership over the simulations of the last search (per Vertex::index(), +1 Black,
-  /// −1 White); empty before any search.
+  /// −1 White); empty before any search. From an analysis callback: over the simulations of
+  /// the calling thread so far in the running search. Not to be called from other threads
+  /// during a search.
   std::vector<float> ownership() const;
 
   /// Dead stones, seki and the final score of `game`'s position from `playouts` fresh
