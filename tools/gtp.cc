@@ -32,7 +32,6 @@ void add_gtp_command(CLI::App& app) {
     config.komi = *komi;
     config.log = &std::cerr;
     gtp::Engine engine(std::move(*player), config);
-    std::ios::sync_with_stdio(false);
     engine.run(std::cin, std::cout);
   });
 }

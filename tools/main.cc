@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   hane::tools::add_model_command(app);
   hane::tools::add_bench_command(app);
   hane::tools::add_gtp_command(app);
+  hane::tools::add_play_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -700,6 +700,9 @@ bool Engine::execute(std::string_view raw, std::ostream& out) {
 
 int Engine::run(std::istream& in, std::ostream& out) {
   std::shared_ptr<Input> input = input_;
+  // std::cin is tied to std::cout: every read would flush the output from the reader thread,
+  // racing with the responses written here.
+  in.tie(nullptr);
   std::thread reader([input, &in] {
     std::string raw;
     while (std::getline(in, raw)) {
