@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
   hane::tools::add_eval_command(app);
   hane::tools::add_model_command(app);
   hane::tools::add_bench_command(app);
+  hane::tools::add_gtp_command(app);
+  hane::tools::add_play_command(app);
   hane::tools::add_match_command(app);
   try {
     app.parse(argc, argv);

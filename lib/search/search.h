@@ -1,0 +1,205 @@
+// Monte-Carlo tree search: UCT with RAVE, priors from a guesser, any playout policy, playout
+// and time budgets, tree reuse, a memory cap, tree parallelism; ownership, dead stones, seki
+// and the final score from playouts.
+//
+// Move value at a child with n real visits (plus prior virtual visits), r AMAF visits:
+//   value = β · amaf + (1 − β) · direct + c · sqrt(ln N / n),
+//   β = r / (r + n + n · r / equiv)
+// — the RAVE weight of Pachi's `ucb1amaf` (P. Baudiš, "MCTS with Information Sharing", MSc
+// thesis, Charles University 2011, after S. Gelly and D. Silver, "Combining Online and Offline
+// Knowledge in UCT", ICML 2007). AMAF counts, for each node on the path, every child whose move
+// its player played first later in the same simulation (tree part and playout part).
+//
+// Priors ("equivalent experience", Pachi's `eqex`; Fuego's prior knowledge): when a node is
+// expanded, each child gets `prior_even` virtual visits at win rate 0.5, and, with a guesser,
+// `prior_weight · sqrt(p / p_max)` more virtual visits that are all wins (p the guesser's
+// probability of the move, p_max the largest over the children), as Pachi's pattern prior adds
+// sqrt(p)-weighted wins. No guesser = even prior only. The pass child starts with `prior_even`
+// virtual visits at win rate 0.1, so the tree tries it only once the other moves look bad.
+//
+// Nodes are 36 bytes, a node's children contiguous in a pool of 576 KB chunks (search/tree.h);
+// a leaf is expanded after `expand_visits` simulations. A simulation copies the root board once
+// (PlayoutPolicy::reset) and allocates nothing on the heap but, now and then, a new pool chunk.
+//
+// Threads: tree parallelism with virtual loss (a visit is counted on the way down and its
+// result added on the way back, so threads in flight see lower win rates). Node statistics are
+// relaxed atomics; with threads = 1 a search is deterministic for a seed.
+//
+// Playouts are scored by Tromp-Taylor area (score.h) with the game's komi; a pass-pass in the
+// tree does not end a simulation (the playout goes on, so dead stones are removed the way the
+// scorer would). The root obeys the game's superko rule (Game::legal); inside the tree only
+// simple ko is enforced, so ko fights and ko threats are searched normally. No node plays into
+// its own eye (Board::is_eye).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "go/game.h"
+#include "search/time_control.h"
+
+namespace hane {
+
+struct SearchOptions {
+  /// Playout policy spec for make_policy() (playout/registry.h): "uniform", "rules",
+  /// "softmax:MODEL", "guesser:MODEL".
+  std::string policy = "uniform";
+  /// Guesser model file for priors (predict/load.h), or "none" for even priors only.
+  std::string prior = "none";
+  /// Virtual visits of the guesser prior at p = p_max (see the header comment).
+  double prior_weight = 40;
+  /// Virtual visits at win rate 0.5 given to every child.
+  double prior_even = 10;
+  /// RAVE equivalence parameter (Pachi's `equiv_rave`): AMAF counts as much as the direct value
+  /// after about this many visits.
+  double rave_equiv = 3000;
+  /// UCB exploration constant c (0 = RAVE and priors alone drive exploration, as in Pachi's
+  /// default `ucb1amaf`).
+  double uct_c = 0;
+  /// Real visits a leaf needs before it is expanded.
+  int expand_visits = 2;
+  /// Search threads (>= 1).
+  int threads = 1;
+  /// Seed of the playout random numbers (thread t uses a stream derived from seed and t).
+  uint64_t seed = 1;
+  /// Memory for tree nodes, MB. When it is full the tree stops growing (simulations go on
+  /// from the leaves).
+  int max_tree_mb = 512;
+  /// Resign when the best move's win rate is below this (0 = never resign).
+  double resign_threshold = 0;
+  /// Default budget of a genmove when the caller gives none: new simulations per move.
+  int64_t playouts = 10000;
+  /// Keep the subtree of the moves played between searches.
+  bool reuse_tree = true;
+  /// Safety margin for time controls, seconds (TimeControl::time_for_move).
+  double time_lag = 0.5;
+};
+
+/// How long a search runs: the first limit reached stops it. With no limit set (all zero and no
+/// stop flag), SearchOptions::playouts is used.
+struct SearchLimits {
+  /// New simulations from this move's root (as Pachi's `-t =N`); 0 = no limit.
+  int64_t playouts = 0;
+  /// Wall-clock seconds; 0 = no limit.
+  double seconds = 0;
+  /// Set by another thread to stop (GTP interrupt / the next input during lz-analyze).
+  const std::atomic<bool>* stop = nullptr;
+};
+
+/// Statistics of one root move, win rates for the player to move at the root.
+struct MoveStats {
+  Vertex move = Vertex::none();
+  int64_t visits = 0;        // real simulations through the move
+  double winrate = 0.5;      // direct value (wins / visits), 0.5 without visits
+  double value = 0.5;        // the RAVE-blended value the tree selects by (priors included)
+  int64_t amaf_visits = 0;
+  double amaf_winrate = 0.5;
+  double prior = 0;          // guesser probability (0 without a guesser)
+  std::vector<Vertex> pv;    // principal variation starting with `move` (most visits)
+};
+
+struct SearchResult {
+  Vertex move = Vertex::pass();  // the move chosen (pass possible)
+  bool resign = false;           // true when the engine should resign instead of `move`
+  double winrate = 0.5;          // of `move` for the player to move
+  int64_t playouts = 0;          // new simulations in this search
+  int64_t root_visits = 0;       // root visits, reused ones included
+  double seconds = 0;            // wall time of the search
+  double cpu_seconds = 0;        // CPU time of the process during the search (all threads)
+  size_t tree_nodes = 0;         // nodes in use after the search
+  bool tree_full = false;        // the memory cap was reached
+  /// Root moves with at least one visit or a prior, most visits first.
+  std::vector<MoveStats> children;
+};
+
+/// Called during a search about every `interval_ms` from the searching thread that owns the
+/// call (for lz-analyze / kata-analyze), with the root's current statistics.
+struct AnalysisCallback {
+  int interval_ms = 100;
+  std::function<void(const SearchResult&)> on_update;
+};
+
+/// Status of a point at the end of a game (GTP final_status_list).
+enum class PointStatus : uint8_t { kEmpty, kAlive, kDead, kSeki };
+
+/// The end-of-game estimate from playouts on a position.
+struct EndEstimate {
+  /// Per Vertex::index() (size Geometry::num_vertices()): the mean owner over the playouts,
+  /// +1 Black, −1 White (a stone or an area point of that colour at the playout's end).
+  std::vector<float> ownership;
+  /// Per Vertex::index(): kAlive / kDead / kSeki for stones, kEmpty for empty points and
+  /// off-board indices. With o the chain's mean ownership seen from its own colour: o > 0.4
+  /// alive, o < −0.4 dead, else alive when o >= 0. Seki (left alive) overrides: a chain whose
+  /// liberties (two or more) are exactly those of an adjacent opponent chain, or an uncertain
+  /// chain (|o| <= 0.4) sharing a liberty with an uncertain opponent chain.
+  std::vector<PointStatus> status;
+  /// Area score (Tromp-Taylor with dead stones removed; seki liberties neutral), Black − White
+  /// − komi, in points.
+  double area_margin = 0;
+  /// Territory score (Japanese counting: territory + prisoners, dead stones as prisoners),
+  /// Black − White − komi, in points.
+  double territory_margin = 0;
+  int playouts = 0;
+};
+
+class Search {
+ public:
+  /// Errors: an unknown policy or unusable policy model, an unreadable prior model (messages
+  /// name the spec or path), options out of range (threads < 1, max_tree_mb < 1, ...).
+  static absl::StatusOr<std::unique_ptr<Search>> create(const SearchOptions& options);
+  ~Search();
+
+  const SearchOptions& options() const;
+
+  /// Searches the position of `game` with `to_play` to move (normally game.to_move()) and
+  /// returns the root statistics; `result.move` is the most visited root move. Reuses the
+  /// previous tree when `game` continues the previously searched game. No pass/resign policy
+  /// is applied (see genmove).
+  SearchResult search(const Game& game, Color to_play, const SearchLimits& limits = {},
+                      const AnalysisCallback* analysis = nullptr);
+
+  /// search() plus the decisions of a player: pass when the opponent has just passed and
+  /// passing wins under area scoring with the estimated dead stones removed (estimate_end), or
+  /// when the best move's win rate is below 5% then (so a lost game still ends), or when the
+  /// search prefers pass or has no other move; resign below options().resign_threshold; in
+  /// `cleanup` mode
+  /// (kgs-genmove_cleanup) never pass while stones of the opponent are estimated dead, and
+  /// prefer moves that capture them. Always returns a move legal in `game` (superko included).
+  SearchResult genmove(const Game& game, Color to_play, const SearchLimits& limits = {},
+                       bool cleanup = false, const AnalysisCallback* analysis = nullptr);
+
+  /// Limits for the next move from a clock: the time TimeControl::time_for_move gives (with
+  /// options().time_lag), and options().playouts when `playouts_too` (the smaller wins).
+  SearchLimits limits_for(const Game& game, const TimeControl& clock, bool playouts_too) const;
+
+  /// Ownership over the simulations of the last search (per Vertex::index(), +1 Black,
+  /// −1 White); empty before any search. From an analysis callback: over the simulations of
+  /// the calling thread so far in the running search. Not to be called from other threads
+  /// during a search.
+  std::vector<float> ownership() const;
+
+  /// Dead stones, seki and the final score of `game`'s position from `playouts` fresh
+  /// playouts with the search's policy (deterministic for the seed).
+  EndEstimate estimate_end(const Game& game, int playouts = 1000);
+
+  /// Drops the tree (GTP clear_board, boardsize, komi changes, undo of searched moves).
+  void clear();
+
+ private:
+  class Impl;
+  explicit Search(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Playout rate of genmove from the empty board: `playouts` new simulations per run with
+/// `options`, on a size x size board (for `hane bench --search`). Returns simulations per
+/// second of wall time, and CPU seconds of the process in `cpu_seconds` if given.
+absl::StatusOr<double> search_playouts_per_second(const SearchOptions& options, int size, int64_t playouts,
+                                                  double* cpu_seconds = nullptr);
+
+}  // namespace hane

@@ -1,0 +1,84 @@
+// Whole games over GTP between two engines, the way a match runner drives them: every move of
+// one is played into the other (so none may be illegal), the game ends by two passes, and the
+// final score agrees with the board once the engine's dead stones are removed.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+#include "go/score.h"
+#include "gtp/engine.h"
+#include "gtp/random_player.h"
+#include "gtp/search_player.h"
+
+namespace hane::gtp {
+namespace {
+
+// The response text of one command; fails the test on a GTP error.
+std::string ask(Engine& engine, const std::string& command) {
+  std::ostringstream out;
+  engine.execute(command, out);
+  const std::string r = out.str();
+  EXPECT_TRUE(r.starts_with("=")) << command << " -> " << r;
+  EXPECT_TRUE(r.ends_with("\n\n")) << command << " -> " << r;
+  std::string text = r.substr(1, r.size() - 3);
+  if (!text.empty() && text[0] == ' ') text.erase(0, 1);
+  return text;
+}
+
+std::unique_ptr<MoveGenerator> tiny_search(uint64_t seed) {
+  EngineOptions o;
+  o.search.policy = "uniform";
+  o.search.prior = "none";
+  o.search.seed = seed;
+  o.playouts = 64;
+  o.end_playouts = 200;
+  auto p = SearchPlayer::create(o);
+  EXPECT_TRUE(p.ok()) << p.status();
+  return std::move(*p);
+}
+
+void play_game(Engine& black, Engine& white, int size) {
+  for (Engine* e : {&black, &white}) {
+    ask(*e, "boardsize " + std::to_string(size));
+    ask(*e, "komi 2.5");
+  }
+  int passes = 0, moves = 0;
+  Color to_move = Color::kBlack;
+  while (passes < 2 && moves < 4 * size * size) {
+    Engine& mover = to_move == Color::kBlack ? black : white;
+    Engine& other = to_move == Color::kBlack ? white : black;
+    const std::string c = to_move == Color::kBlack ? "b" : "w";
+    const std::string move = ask(mover, "genmove " + c);
+    ASSERT_NE(move, "resign");
+    ask(other, "play " + c + " " + move);  // fails the test if illegal for the other engine
+    passes = move == "pass" ? passes + 1 : 0;
+    ++moves;
+    to_move = opponent(to_move);
+  }
+  ASSERT_EQ(passes, 2) << "no end after " << moves << " moves";
+  for (Engine* e : {&black, &white}) {
+    const std::string score = ask(*e, "final_score");
+    ASSERT_TRUE(score == "0" || score.starts_with("B+") || score.starts_with("W+")) << score;
+    // The score is the area count of the board without the stones called dead.
+    Board board = e->game().board();
+    std::istringstream dead(ask(*e, "final_status_list dead"));
+    for (std::string v; dead >> v;) board.set_stone(*from_gtp(v, size), Color::kEmpty);
+    EXPECT_EQ(score, result_text(area_score(board).margin(2.5)));
+  }
+}
+
+TEST(GtpGame, RandomPlayersPlayToTheEnd) {
+  Engine black(std::make_unique<RandomPlayer>(1));
+  Engine white(std::make_unique<RandomPlayer>(2));
+  play_game(black, white, 7);
+}
+
+TEST(GtpGame, SearchAgainstRandomPlaysToTheEnd) {
+  Engine black(tiny_search(1));
+  Engine white(std::make_unique<RandomPlayer>(2));
+  play_game(black, white, 5);
+}
+
+}  // namespace
+}  // namespace hane::gtp

@@ -1,0 +1,364 @@
+// The search on small boards with the uniform policy: known answers, budgets, determinism,
+// tree reuse, the memory cap, threads, superko at the root, the end of the game.
+#include "search/search.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "go_fixtures.h"
+#include "search/tree.h"
+
+namespace hane {
+namespace {
+
+using testing::game_from_ascii;
+using testing::gtp;
+
+std::unique_ptr<Search> make_search(SearchOptions options = {}) {
+  auto s = Search::create(options);
+  EXPECT_TRUE(s.ok()) << s.status();
+  return std::move(*s);
+}
+
+SearchLimits playouts(int64_t n) {
+  SearchLimits l;
+  l.playouts = n;
+  return l;
+}
+
+const MoveStats* find_child(const SearchResult& r, Vertex v) {
+  for (const MoveStats& s : r.children) {
+    if (s.move == v) return &s;
+  }
+  return nullptr;
+}
+
+// Black's corner group (A6-D6, D7) has the straight three A7-B7-C7 as its only eye space; the
+// white wall around it is alive with single eyes. B7 is the vital point: Black lives there, or
+// White kills there. Komi −40.5 makes the game turn on it: Black wins by 7.5 when the corner
+// lives (8 points against 41), loses by 8.5 when it dies.
+constexpr std::string_view kVitalPoint = R"(
+  . . . X O . O
+  X X X X O O O
+  O O O O O . O
+  O . O O O O O
+  O O O . O O .
+  O . O O O O O
+  O O O O . O O)";
+
+TEST(Search, FindsTheVitalPointOfAStraightThreeForBothColours) {
+  for (Color c : {Color::kBlack, Color::kWhite}) {
+    Game g = game_from_ascii(kVitalPoint, {.komi = -40.5}, c);
+    auto s = make_search();
+    const SearchResult r = s->genmove(g, c, playouts(2000));
+    EXPECT_EQ(to_gtp(r.move, 7), "B7") << color_name(c);
+    EXPECT_GT(r.winrate, 0.8) << color_name(c);
+    EXPECT_FALSE(r.resign);
+  }
+}
+
+// The same corner with a White stone at C7 in atari (its last liberty B7): capturing it gives
+// Black two eyes; any other move lets White connect at B7 and kill.
+constexpr std::string_view kCapture = R"(
+  . . O X O . O
+  X X X X O O O
+  O O O O O . O
+  O . O O O O O
+  O O O . O O .
+  O . O O O O O
+  O O O O . O O)";
+
+TEST(Search, CapturesToLive) {
+  Game g = game_from_ascii(kCapture, {.komi = -40.5}, Color::kBlack);
+  auto s = make_search();
+  const SearchResult r = s->genmove(g, Color::kBlack, playouts(2000));
+  ASSERT_EQ(to_gtp(r.move, 7), "B7");
+  ASSERT_EQ(g.play(r.move), Legality::kLegal);
+  EXPECT_EQ(g.board().prisoners(Color::kBlack), 1);
+  EXPECT_GT(r.winrate, 0.8);
+}
+
+// The end of a game on 7x7: Black owns columns A-D, White E-G, every eye a single point; D4 is
+// the one open point (dame: it touches both colours). Area: Black 27 + D4, White 21.
+constexpr std::string_view kEnd = R"(
+  . X . X O . O
+  X X X X O O O
+  X . X X O . O
+  X X X . O O O
+  X . X X O . O
+  X X X X O O O
+  . X . X O . O)";
+
+Game end_game_after_white_pass(double komi) {
+  Game g = game_from_ascii(kEnd, {.komi = komi}, Color::kWhite);
+  EXPECT_EQ(g.play(Vertex::pass()), Legality::kLegal);
+  return g;
+}
+
+TEST(Search, PassesAfterTheOpponentPassesWhenPassingWins) {
+  Game g = end_game_after_white_pass(5.5);  // 27 - 21 - 5.5 = +0.5 for Black without D4
+  auto s = make_search();
+  const SearchResult r = s->genmove(g, Color::kBlack, playouts(500));
+  EXPECT_TRUE(r.move.is_pass()) << to_gtp(r.move, 7);
+}
+
+TEST(Search, PlaysTheLastPointWhenPassingLoses) {
+  Game g = end_game_after_white_pass(6.5);  // passing loses by 0.5, D4 wins by 0.5
+  auto s = make_search();
+  const SearchResult r = s->genmove(g, Color::kBlack, playouts(500));
+  EXPECT_EQ(to_gtp(r.move, 7), "D4");
+}
+
+TEST(Search, NeverFillsItsOwnEyes) {
+  Game g = end_game_after_white_pass(6.5);
+  auto s = make_search();
+  const SearchResult r = s->search(g, Color::kBlack, playouts(300));
+  for (const MoveStats& m : r.children) {
+    EXPECT_TRUE(m.move.is_pass() || to_gtp(m.move, 7) == "D4") << to_gtp(m.move, 7);
+  }
+}
+
+TEST(Search, ResignsBelowTheThresholdOnlyWhenAsked) {
+  Game g = game_from_ascii(kVitalPoint, {.komi = 40.5}, Color::kBlack);  // hopeless for Black
+  EXPECT_FALSE(make_search()->genmove(g, Color::kBlack, playouts(300)).resign);
+  auto s = make_search({.resign_threshold = 0.1});
+  EXPECT_TRUE(s->genmove(g, Color::kBlack, playouts(300)).resign);
+}
+
+TEST(Search, PlayoutBudgetCountsNewSimulationsExactly) {
+  for (int threads : {1, 2}) {
+    Game g(9);
+    auto s = make_search({.threads = threads});
+    const SearchResult first = s->search(g, Color::kBlack, playouts(1234));
+    EXPECT_EQ(first.playouts, 1234);
+    EXPECT_EQ(first.root_visits, 1234);
+    ASSERT_EQ(g.play(first.move), Legality::kLegal);
+    const SearchResult second = s->search(g, Color::kWhite, playouts(777));
+    EXPECT_EQ(second.playouts, 777);
+    EXPECT_GT(second.root_visits, 777);  // the reused subtree's visits come on top
+  }
+}
+
+TEST(Search, TreeReuseKeepsTheVisitsOfThePlayedMove) {
+  Game g(7);
+  auto s = make_search();
+  const SearchResult r = s->search(g, Color::kBlack, playouts(2000));
+  const MoveStats* best = find_child(r, r.move);
+  ASSERT_NE(best, nullptr);
+  ASSERT_GT(best->visits, 10);
+  ASSERT_EQ(g.play(r.move), Legality::kLegal);
+  const SearchResult next = s->search(g, Color::kWhite, playouts(500));
+  EXPECT_EQ(next.root_visits, best->visits + 500);
+
+  // Without reuse (or after clear()) the root starts from nothing.
+  s->clear();
+  EXPECT_EQ(s->search(g, Color::kWhite, playouts(500)).root_visits, 500);
+  // A position that does not continue the searched one is not reused either.
+  Game other(7);
+  ASSERT_EQ(other.play(gtp(other.board(), "A1")), Legality::kLegal);
+  EXPECT_EQ(s->search(other, Color::kWhite, playouts(300)).root_visits, 300);
+}
+
+TEST(Search, OneThreadIsDeterministicForASeed) {
+  auto run = [](uint64_t seed) {
+    Game g(9);
+    auto s = make_search({.seed = seed});
+    std::vector<std::pair<int, int64_t>> out;
+    for (int move = 0; move < 3; ++move) {
+      const SearchResult r = s->search(g, g.to_move(), playouts(800));
+      for (const MoveStats& m : r.children) out.push_back({m.move.index(), m.visits});
+      EXPECT_EQ(g.play(r.move), Legality::kLegal);
+    }
+    return out;
+  };
+  EXPECT_EQ(run(7), run(7));
+  EXPECT_NE(run(7), run(8));
+}
+
+TEST(Search, MemoryCapStopsTreeGrowth) {
+  Game g(9);
+  auto s = make_search({.expand_visits = 1, .max_tree_mb = 1});
+  const SearchResult r = s->genmove(g, Color::kBlack, playouts(3000));
+  EXPECT_TRUE(r.tree_full);
+  EXPECT_EQ(r.playouts, 3000);
+  EXPECT_LE(r.tree_nodes * sizeof(search_internal::Node), size_t{1} << 20);
+  EXPECT_EQ(g.legal(r.move, Color::kBlack), Legality::kLegal);
+  // The next move reuses what fits and still searches.
+  ASSERT_EQ(g.play(r.move), Legality::kLegal);
+  const SearchResult next = s->genmove(g, Color::kWhite, playouts(1000));
+  EXPECT_EQ(next.playouts, 1000);
+  EXPECT_EQ(g.legal(next.move, Color::kWhite), Legality::kLegal);
+}
+
+TEST(Search, TwoThreadsGiveLegalMovesAndSaneVisits) {
+  Game g(9);
+  auto s = make_search({.threads = 2});
+  for (int move = 0; move < 4; ++move) {
+    const Color c = g.to_move();
+    const SearchResult r = s->genmove(g, c, playouts(3000));
+    EXPECT_EQ(r.playouts, 3000);
+    int64_t child_visits = 0;
+    for (const MoveStats& m : r.children) child_visits += m.visits;
+    // Every simulation but the ones that stopped at the root passes through one child.
+    EXPECT_LE(child_visits, r.root_visits);
+    EXPECT_GE(child_visits, r.root_visits - 2);
+    ASSERT_EQ(g.play(r.move), Legality::kLegal) << to_gtp(r.move, 9);
+  }
+}
+
+TEST(Search, RootObeysPositionalSuperko) {
+  // The triple ko of go_game_test.cc: after C7 B3 H7 B7 C3, White's G7 repeats a position.
+  constexpr std::string_view kTripleKo = R"(
+    . . . . . . . . .
+    . X O . . . X O .
+    X O . O . X O . O
+    . X O . . . X O .
+    . . . . . . . . .
+    . X O . . . . . .
+    X . X O . . . . .
+    . X O . . . . . .
+    . . . . . . . . .)";
+  Game g = game_from_ascii(kTripleKo, {.superko = Superko::kPositional});
+  for (const char* m : {"C7", "B3", "H7", "B7", "C3"}) ASSERT_EQ(g.play(gtp(g.board(), m)), Legality::kLegal);
+  const Vertex g7 = gtp(g.board(), "G7");
+  ASSERT_EQ(g.board().legal(g7, Color::kWhite), Legality::kLegal);
+  auto s = make_search();
+  const SearchResult r = s->search(g, Color::kWhite, playouts(2000));
+  EXPECT_EQ(find_child(r, g7), nullptr);
+  EXPECT_NE(r.move, g7);
+}
+
+// 9x9: a seki in the top middle (Black's C8-C7 and White's E8-E7 share D8 and D7, no eyes), a
+// dead White stone at G3 in Black's bottom-right area, both outer groups alive.
+constexpr std::string_view kSekiAndDead = R"(
+  . O O O X X . . .
+  O O X . O X . . .
+  O O X . O X . . .
+  . O O O X X . . .
+  O O O O X X X X X
+  . O . O X . . . .
+  O O O O X . O . .
+  . O . O X . . . .
+  O O O O X . . . .)";
+
+TEST(Search, EndEstimateFindsDeadStonesAndSeki) {
+  Game g = game_from_ascii(kSekiAndDead, {.komi = 7.5}, Color::kBlack);
+  auto s = make_search();
+  const EndEstimate e = s->estimate_end(g, 1000);
+  const Board& b = g.board();
+  auto status = [&](const char* v) { return e.status[gtp(b, v).index()]; };
+  EXPECT_EQ(status("G3"), PointStatus::kDead);
+  for (const char* v : {"C8", "C7", "E8", "E7"}) EXPECT_EQ(status(v), PointStatus::kSeki) << v;
+  for (const char* v : {"A8", "D9", "E9", "E1", "A1"}) EXPECT_EQ(status(v), PointStatus::kAlive) << v;
+  EXPECT_EQ(status("D8"), PointStatus::kEmpty);
+  EXPECT_GT(e.ownership[gtp(b, "H2").index()], 0.5f);  // Black's area
+  EXPECT_LT(e.ownership[gtp(b, "A9").index()], -0.5f);  // White's eye
+  // Area: Black 15 outer + 2 seki stones + 28 area (G3 removed) = 45; White 32 + 2 = 34; the two
+  // shared liberties neutral. Territory: Black 28 + 1 prisoner, White 6 eyes.
+  EXPECT_DOUBLE_EQ(e.area_margin, 45 - 34 - 7.5);
+  EXPECT_DOUBLE_EQ(e.territory_margin, 29 - 6 - 7.5);
+}
+
+TEST(Search, CleanupCapturesDeadStonesInsteadOfPassing) {
+  Game g = game_from_ascii(kSekiAndDead, {.komi = 7.5}, Color::kWhite);
+  ASSERT_EQ(g.play(Vertex::pass()), Legality::kLegal);
+  auto s = make_search();
+  // Normal genmove: White passed and Black wins with G3 dead, so Black passes.
+  EXPECT_TRUE(s->genmove(g, Color::kBlack, playouts(1000)).move.is_pass());
+  // Cleanup: a liberty of the dead stone.
+  const SearchResult r = s->genmove(g, Color::kBlack, playouts(1000), /*cleanup=*/true);
+  const std::string m = to_gtp(r.move, 9);
+  EXPECT_TRUE(m == "G4" || m == "F3" || m == "H3" || m == "G2") << m;
+}
+
+TEST(Search, TimeLimitStopsTheSearch) {
+  Game g(9);
+  auto s = make_search();
+  SearchLimits l;
+  l.seconds = 0.05;
+  const SearchResult r = s->search(g, Color::kBlack, l);
+  EXPECT_GT(r.playouts, 0);
+  EXPECT_EQ(g.legal(r.move, Color::kBlack), Legality::kLegal);
+  std::atomic<bool> stop{true};
+  SearchLimits stopped;
+  stopped.stop = &stop;
+  EXPECT_EQ(s->search(g, Color::kBlack, stopped).playouts, 0);
+}
+
+TEST(Search, AnalysisCallbackSeesTheRoot) {
+  Game g(7);
+  auto s = make_search();
+  int calls = 0;
+  int64_t last_visits = -1;
+  AnalysisCallback cb{.interval_ms = 0, .on_update = [&](const SearchResult& r) {
+                        ++calls;
+                        EXPECT_GT(r.root_visits, last_visits);
+                        last_visits = r.root_visits;
+                        // Live ownership over the playouts so far: at the end of a playout
+                        // nearly every point has an owner.
+                        double owned = 0;
+                        for (float o : s->ownership()) {
+                          EXPECT_TRUE(o >= -1 && o <= 1) << o;
+                          owned += std::abs(o);
+                        }
+                        if (calls == 1) {
+                          EXPECT_GT(owned, 40);  // of 49 points, one playout
+                        }
+                      }};
+  s->search(g, Color::kBlack, playouts(200), &cb);
+  EXPECT_EQ(calls, 200);
+  EXPECT_EQ(s->ownership().size(), g.board().geometry().num_vertices());
+}
+
+TEST(Search, GuesserPriorsLeadTheFirstVisits) {
+  const std::string model = std::string(HANE_TEST_DATA_DIR) + "/../../patterns/kgs-3x3.model";
+  if (!std::filesystem::exists(model)) GTEST_SKIP() << "no shipped model at " << model;
+  // A heavy prior: the move the guesser likes best gets the most of few simulations.
+  auto s = make_search({.prior = model, .prior_weight = 1000});
+  Game g(9);
+  ASSERT_EQ(g.play(gtp(g.board(), "E5")), Legality::kLegal);
+  const SearchResult r = s->search(g, Color::kWhite, playouts(300));
+  double sum = 0;
+  const MoveStats* top = nullptr;
+  for (const MoveStats& m : r.children) {
+    sum += m.prior;
+    if (!top || m.prior > top->prior) top = &m;
+  }
+  EXPECT_NEAR(sum, 1.0, 1e-3);
+  ASSERT_NE(top, nullptr);
+  // (Symmetric moves share the top prior; any of them will do.)
+  EXPECT_FLOAT_EQ(find_child(r, r.move)->prior, top->prior) << to_gtp(r.move, 9) << " vs " << to_gtp(top->move, 9);
+  // Even priors only: no prior is reported.
+  for (const MoveStats& m : make_search()->search(g, Color::kWhite, playouts(100)).children) EXPECT_EQ(m.prior, 0);
+}
+
+TEST(Search, SelfPlayEndsWithTwoPasses) {
+  Game g(7, {.komi = 7.5});
+  auto s = make_search();
+  int moves = 0;
+  while (g.consecutive_passes() < 2 && moves < 200) {
+    const SearchResult r = s->genmove(g, g.to_move(), playouts(300));
+    ASSERT_FALSE(r.resign);
+    ASSERT_EQ(g.play(r.move), Legality::kLegal) << to_gtp(r.move, 7) << " at move " << moves;
+    ++moves;
+  }
+  ASSERT_EQ(g.consecutive_passes(), 2) << "no end after " << moves << " moves";
+  // The side that passed last did so after the opponent's pass: winning by its estimate, or
+  // hopeless. Either way the estimate is a decided score (komi 7.5: no jigo).
+  const EndEstimate e = s->estimate_end(g, 500);
+  EXPECT_NE(e.area_margin, 0);  // komi 7.5: no jigo
+}
+
+TEST(Search, CreateRejectsBadOptions) {
+  EXPECT_FALSE(Search::create({.policy = "no-such-policy"}).ok());
+  EXPECT_FALSE(Search::create({.prior = "/no/such/model"}).ok());
+  EXPECT_FALSE(Search::create({.threads = 0}).ok());
+  EXPECT_FALSE(Search::create({.max_tree_mb = 0}).ok());
+  EXPECT_FALSE(Search::create({.resign_threshold = 1.5}).ok());
+}
+
+}  // namespace
+}  // namespace hane

@@ -1,0 +1,87 @@
+#include "tools/engine_options.h"
+
+#include <cstdlib>
+
+namespace hane::tools {
+
+std::string patterns_dir() {
+  if (const char* env = std::getenv("HANE_PATTERNS"); env && *env) return env;
+  return HANE_PATTERNS_DIR;
+}
+
+void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
+  flags.options = gtp::default_engine_options(patterns_dir());
+  gtp::EngineOptions& o = flags.options;
+  SearchOptions& s = o.search;
+  const std::string group = "Engine";
+  cmd->add_option("--playouts", o.playouts,
+                  "New simulations per move (default " + std::to_string(s.playouts) +
+                      " when no --time-per-move and no clock); with a clock too, the smaller budget wins")
+      ->check(CLI::PositiveNumber)
+      ->group(group);
+  cmd->add_option("--time-per-move", o.time_per_move, "Seconds per move; with --playouts too, the first reached stops")
+      ->check(CLI::PositiveNumber)
+      ->group(group);
+  cmd->add_option_function<std::string>(
+         "--policy", [&flags](const std::string& v) { flags.options.search.policy = v, flags.default_policy = false; },
+         "Playout policy: uniform, rules, softmax:MODEL, guesser:MODEL (default softmax:PATTERNS/kgs-softmax-rollout.model)")
+      ->group(group);
+  cmd->add_option_function<std::string>(
+         "--prior", [&flags](const std::string& v) { flags.options.search.prior = v, flags.default_prior = false; },
+         "Guesser model for the priors of new tree nodes, or none (default PATTERNS/kgs-tree.model)")
+      ->group(group);
+  cmd->add_option("--threads", s.threads, "Search threads")->check(CLI::Range(1, 256))->capture_default_str()->group(group);
+  cmd->add_option("--seed", s.seed, "Seed of the search's random numbers")->capture_default_str()->group(group);
+  cmd->add_option("--prior-weight", s.prior_weight, "Virtual wins of the guesser prior at the most likely move")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str()
+      ->group(group);
+  cmd->add_option("--prior-even", s.prior_even, "Virtual visits at win rate 0.5 for every new child")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str()
+      ->group(group);
+  cmd->add_option("--rave-equiv", s.rave_equiv, "RAVE equivalence: visits after which AMAF and direct values weigh the same")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str()
+      ->group(group);
+  cmd->add_option("--uct-c", s.uct_c, "UCB exploration constant")->check(CLI::NonNegativeNumber)->capture_default_str()->group(group);
+  cmd->add_option("--expand-visits", s.expand_visits, "Visits a leaf needs before it is expanded")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str()
+      ->group(group);
+  cmd->add_option("--max-tree-mb", s.max_tree_mb, "Memory for the tree, MB (then it stops growing)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str()
+      ->group(group);
+  cmd->add_option("--resign", s.resign_threshold, "Resign below this win rate (0: never)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str()
+      ->group(group);
+  cmd->add_flag("!--no-reuse-tree", s.reuse_tree, "Start every search from an empty tree")->group(group);
+  cmd->add_option("--time-lag", s.time_lag, "Seconds kept in reserve per move under a clock (network, process delays)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str()
+      ->group(group);
+  cmd->add_option("--end-playouts", o.end_playouts, "Playouts behind dead stones and the final score")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str()
+      ->group(group);
+}
+
+absl::StatusOr<std::unique_ptr<gtp::SearchPlayer>> make_player(const EngineFlags& flags, std::ostream* log) {
+  // Shipped defaults may be missing (or need a policy another build has): fall back then, but
+  // never silently replace what the user asked for.
+  if (flags.default_policy && flags.default_prior) return gtp::make_search_player(flags.options, true, log);
+  auto player = gtp::make_search_player(flags.options, false, log);
+  if (player.ok() || (!flags.default_policy && !flags.default_prior)) return player;
+  gtp::EngineOptions o = flags.options;
+  (flags.default_policy ? o.search.policy : o.search.prior) = flags.default_policy ? "uniform" : "none";
+  auto fallback = gtp::make_search_player(o, false, log);
+  if (fallback.ok() && log) {
+    *log << "hane: warning: " << player.status().message() << "; playing with policy " << o.search.policy
+         << " and prior " << o.search.prior << std::endl;
+  }
+  return fallback.ok() ? std::move(fallback) : std::move(player);
+}
+
+}  // namespace hane::tools

@@ -1,0 +1,34 @@
+// The engine options, the same for every command that describes an engine (gtp, play, match):
+// budget, playout policy, prior, threads, seed and the search's knobs.
+#pragma once
+
+#include <iosfwd>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "absl/status/statusor.h"
+#include "gtp/search_player.h"
+
+namespace hane::tools {
+
+struct EngineFlags {
+  gtp::EngineOptions options;
+  /// The defaults are in use (no --policy / --prior): fall back with a warning when a shipped
+  /// model is missing.
+  bool default_policy = true;
+  bool default_prior = true;
+};
+
+/// Adds --playouts, --time-per-move, --policy, --prior, --threads, --seed and the search's
+/// other knobs to `cmd`, writing into `flags` (which must outlive the parse). The defaults are
+/// the shipped settings (default_engine_options on the patterns folder).
+void add_engine_options(CLI::App* cmd, EngineFlags& flags);
+
+/// The player the parsed flags describe (warnings on `log`). Errors name the option at fault.
+absl::StatusOr<std::unique_ptr<gtp::SearchPlayer>> make_player(const EngineFlags& flags, std::ostream* log);
+
+/// Where the shipped models are: $HANE_PATTERNS if set, else the source tree's patterns/.
+std::string patterns_dir();
+
+}  // namespace hane::tools

@@ -1,0 +1,244 @@
+// hane play: a game against the engine in a terminal. The board is drawn after every move;
+// the player types moves (D4), pass, undo, resign, hint or quit; each engine move comes with a
+// line of why. At the end the game is scored (dead stones drawn in lower case) and saved as SGF.
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "go/game.h"
+#include "go/vertex.h"
+#include "gtp/board_text.h"
+#include "gtp/engine.h"
+#include "gtp/search_player.h"
+#include "sgf/record.h"
+#include "sgf/writer.h"
+#include "tools/commands.h"
+#include "tools/engine_options.h"
+#include "tools/version.h"
+
+namespace hane::tools {
+namespace {
+
+struct PlayOptions {
+  int size = 9;
+  double komi = 7.5;
+  std::string color = "black";
+  int handicap = 0;
+  std::string sgf_path;
+};
+
+// 3100 -> "3,100".
+std::string thousands(int64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+// One line of why for `move`: the guesser's view, then the search's visits and win rate.
+std::string why(gtp::MoveGenerator& player, const Game& before, Color color, const SearchResult& r) {
+  std::string line;
+  const std::string explained = player.explain(before, color, r.move);
+  if (!explained.empty()) line = explained + ", ";
+  int64_t visits = 0;
+  for (const MoveStats& m : r.children) {
+    if (m.move == r.move) visits = m.visits;
+  }
+  line += thousands(visits) + " visits, " + std::to_string(std::lround(100 * r.winrate)) + "% win";
+  return line;
+}
+
+void draw(const Game& game, std::span<const Vertex> dead = {}) {
+  gtp::DrawOptions d;
+  if (!game.moves().empty()) d.last_move = game.moves().back().vertex;
+  d.dead = dead;
+  std::cout << "\n" << gtp::draw_board(game.board(), d) << "\n";
+  std::cout << "captures: black " << game.board().prisoners(Color::kBlack) << ", white "
+            << game.board().prisoners(Color::kWhite) << "; komi " << game.rules().komi << "\n";
+}
+
+std::string default_sgf_path() {
+  char name[64];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(name, sizeof name, "hane-%Y%m%d-%H%M%S.sgf", std::localtime(&now));
+  return name;
+}
+
+int run_play(const PlayOptions& o, const EngineFlags& flags) {
+  const Color human = lower(o.color).starts_with("w") ? Color::kWhite : Color::kBlack;
+  auto made = make_player(flags, &std::cerr);
+  if (!made.ok()) throw std::runtime_error(std::string(made.status().message()));
+  std::unique_ptr<gtp::SearchPlayer> player = std::move(*made);
+  std::cerr << "hane play: " << player->name() << std::endl;
+
+  Game game(o.size, Rules{false, Superko::kPositional, o.komi});
+  GameRecord record;
+  record.board_size = o.size;
+  record.komi = o.komi;
+  record.rules = "Chinese";
+  record.application = std::string("hane:") + kVersion;
+  (human == Color::kBlack ? record.black_name : record.white_name) = "you";
+  (human == Color::kBlack ? record.white_name : record.black_name) = "hane";
+  if (o.handicap > 0) {
+    const std::vector<Vertex> stones = gtp::fixed_handicap(o.size, o.handicap);
+    if (stones.empty()) throw std::runtime_error("no fixed handicap of " + std::to_string(o.handicap) + " on this board");
+    for (const Vertex v : stones) game.set_stone(v, Color::kBlack);
+    game.set_to_move(Color::kWhite);
+    record.handicap = o.handicap;
+    record.setup.black = stones;
+    record.to_play = Color::kWhite;
+  }
+  std::cout << "You play " << (human == Color::kBlack ? "black (X)" : "white (O)")
+            << ". Type a move (D4), pass, undo, resign, hint or quit.\n";
+
+  std::string result;
+  bool counted = false;
+  // The board is drawn whenever it changed since it was last drawn.
+  uint64_t drawn_hash = 0;
+  size_t drawn_moves = SIZE_MAX;
+  const auto redraw = [&] {
+    if (game.board().hash() == drawn_hash && game.moves().size() == drawn_moves) return;
+    draw(game);
+    drawn_hash = game.board().hash();
+    drawn_moves = game.moves().size();
+  };
+  while (true) {
+    if (game.consecutive_passes() >= 2) {
+      counted = true;
+      break;
+    }
+    const Color to_move = game.to_move();
+    if (to_move != human) {
+      const Game before = game;
+      gtp::Request request;
+      request.color = to_move;
+      const SearchResult r = player->genmove(game, request);
+      if (r.resign) {
+        std::cout << "hane resigns.\n";
+        result = std::string(human == Color::kBlack ? "B" : "W") + "+R";
+        break;
+      }
+      game.play(r.move, to_move);
+      redraw();
+      std::cout << "hane plays " << to_gtp(r.move, o.size) << ": " << why(*player, before, to_move, r) << "\n";
+      continue;
+    }
+    redraw();
+    std::cout << (human == Color::kBlack ? "Black" : "White") << " to play> " << std::flush;
+    std::string line;
+    if (!std::getline(std::cin, line)) {
+      std::cout << "\n";
+      result = "Void";
+      break;
+    }
+    const std::string text = lower(trim(line));
+    if (text.empty()) continue;
+    if (text == "quit" || text == "exit") {
+      result = "Void";
+      break;
+    }
+    if (text == "resign") {
+      result = std::string(human == Color::kBlack ? "W" : "B") + "+R";
+      std::cout << "You resign.\n";
+      break;
+    }
+    if (text == "undo") {
+      // The last full turn: back to before the player's previous move.
+      bool undone = false;
+      while (!game.moves().empty()) {
+        const Color c = game.moves().back().color;
+        game.undo();
+        if (c == human) {
+          undone = true;
+          break;
+        }
+      }
+      std::cout << (undone ? "Taken back." : "Nothing to take back.") << "\n";
+      player->new_game();
+      continue;
+    }
+    if (text == "hint") {
+      gtp::Request request;
+      request.color = human;
+      const SearchResult r = player->genmove(game, request);
+      std::cout << "hint: " << (r.resign ? std::string("resign") : to_gtp(r.move, o.size)) << ": "
+                << why(*player, game, human, r) << "\n";
+      continue;
+    }
+    const auto v = from_gtp(text, o.size);
+    if (!v) {
+      std::cout << "'" << trim(line) << "' is not a move here: type a point such as D4 (columns A-"
+                << static_cast<char>("ABCDEFGHJKLMNOPQRSTUVWXYZ"[o.size - 1])
+                << ", no I; rows 1-" << o.size << "), pass, undo, resign, hint or quit.\n";
+      continue;
+    }
+    const Legality l = game.play(*v, human);
+    if (l != Legality::kLegal) std::cout << to_gtp(*v, o.size) << " is illegal (" << legality_name(l) << ").\n";
+  }
+
+  std::vector<Vertex> dead;
+  if (counted) {
+    const EndEstimate end = player->estimate_end(game);
+    for (int y = 0; y < o.size; ++y) {
+      for (int x = 0; x < o.size; ++x) {
+        const Vertex v = game.board().at(x, y);
+        if (end.status[static_cast<size_t>(v.index())] == PointStatus::kDead) dead.push_back(v);
+      }
+    }
+    result = gtp::result_text(end.area_margin);
+    draw(game, dead);
+    std::cout << "Both passed. Dead stones (lower case):";
+    for (const Vertex v : dead) std::cout << " " << to_gtp(v, o.size);
+    if (dead.empty()) std::cout << " none";
+    std::cout << "\nResult (area counting, komi " << o.komi << "): " << result << "\n";
+  } else if (result != "Void") {
+    std::cout << "Result: " << result << "\n";
+  }
+  record.result = result == "Void" ? "" : result == "0" ? "0" : result;
+  for (const Move& m : game.moves()) record.events.push_back(GameEvent::move(m.color, m.vertex));
+  const std::string path = o.sgf_path.empty() ? default_sgf_path() : o.sgf_path;
+  std::ofstream out(path, std::ios::binary);
+  out << write_sgf(record);
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + path);
+  std::cout << "Saved the game to " << path << "\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_play_command(CLI::App& app) {
+  auto options = std::make_shared<PlayOptions>();
+  auto flags = std::make_shared<EngineFlags>();
+  CLI::App* cmd = app.add_subcommand("play", "Play a game against the engine in this terminal; saves it as SGF at the end.");
+  cmd->add_option("--size", options->size, "Board size")->check(CLI::Range(2, 25))->capture_default_str();
+  cmd->add_option("--komi", options->komi, "Komi")->capture_default_str();
+  cmd->add_option("--color", options->color, "Your colour: black or white")
+      ->check(CLI::IsMember({"black", "white", "b", "w"}, CLI::ignore_case))
+      ->capture_default_str();
+  cmd->add_option("--handicap", options->handicap, "Fixed handicap stones for Black (GTP placement)")->check(CLI::Range(0, 9));
+  cmd->add_option("--sgf", options->sgf_path, "Where to save the game (default hane-DATE-TIME.sgf here)");
+  add_engine_options(cmd, *flags);
+  cmd->callback([options, flags] { run_play(*options, *flags); });
+}
+
+}  // namespace hane::tools
