@@ -13,7 +13,8 @@ namespace hane::tools {
 void add_corpus_flags(CLI::App* cmd, CorpusFlags& f, const std::string& default_split) {
   f.split = default_split;
   cmd->add_option("paths", f.paths, "SGF/MGT files, folders (recursive) and archives (.tar.gz, .tar.bz2, .zip)")
-      ->required();
+      ->required()
+      ->check(CLI::ExistingPath);
   cmd->add_option("--size", f.board_size, "Keep only games on this board size (0: any)")->capture_default_str();
   cmd->add_option("--min-rank", f.min_rank, "Keep only games where both players are at least this rank (e.g. 6d, 1k)");
   cmd->add_option("--handicap", f.handicap, "Handicap games: any, only or none")
@@ -77,12 +78,20 @@ nlohmann::json corpus_stats_json(const CorpusStats& s) {
   j["passes"] = s.passes;
   j["handicap_games"] = s.handicap_games;
   j["games_with_warnings"] = s.games_with_warnings;
+  j["games_lost_in_collections"] = s.games_lost_in_collections;
   j["rejected"] = nlohmann::json::object();
   j["rejected_examples"] = nlohmann::json::object();
   for (const auto& [reason, r] : s.rejected) {
     j["rejected"][reason] = r.count;
     j["rejected_examples"][reason] = r.examples;
   }
+  j["warnings"] = nlohmann::json::object();
+  j["warning_examples"] = nlohmann::json::object();
+  for (const auto& [kind, w] : s.warnings) {
+    j["warnings"][kind] = w.count;
+    j["warning_examples"][kind] = w.examples;
+  }
+  j["rules"] = s.rules;
   j["ranks"] = s.ranks;
   j["years"] = s.years;
   for (const auto& [size, n] : s.board_sizes) j["board_sizes"][std::to_string(size)] = n;

@@ -42,7 +42,8 @@ struct CorpusGame {
   int positions = 0;   // moves other than passes
 };
 
-/// Games left out for one reason, with the first few of them named (file, entry, offset).
+/// Games left out for one reason (or delivered with one kind of warning), with the first few
+/// of them named (file, entry, game, byte offset).
 struct Rejections {
   int64_t count = 0;
   std::vector<std::string> examples;
@@ -56,7 +57,16 @@ struct CorpusStats {
   int64_t passes = 0;       // passes in delivered games
   int64_t handicap_games = 0;             // among delivered games
   int64_t games_with_warnings = 0;        // among delivered games
+  /// Syntax errors in files of several games: each lost one game (counted in "sgf syntax"),
+  /// and reading resumed after it.
+  int64_t games_lost_in_collections = 0;
   std::map<std::string, Rejections> rejected;  // reason -> games
+  /// Warning kind (RecordWarning::kind) -> delivered games with such a warning, the first
+  /// few named (file, entry, game, byte offset, what).
+  std::map<std::string, Rejections> warnings;
+  /// Rules delivered games were replayed with: "Japanese", ..., or "Japanese (assumed: no
+  /// RU)" / "(assumed: unknown RU)" when the default was used.
+  std::map<std::string, int64_t> rules;
   std::map<std::string, int64_t> ranks;        // rank of each player of delivered games
   std::map<std::string, int64_t> years;        // year of delivered games ("unknown")
   std::map<int, int64_t> board_sizes;          // of every valid game, before filters
@@ -66,8 +76,10 @@ struct CorpusStats {
 
 /// Reads every input (files, folders, archives; see source.h) and calls `on_game` for each
 /// delivered game, in input order, on the calling thread. Never throws on bad input: each
-/// problem is a rejection (reasons: "unreadable", "sgf syntax", "sgf record", "illegal move",
+/// problem is a rejection (reasons: "unreadable", "sgf syntax" (one per game lost to a syntax
+/// error), "sgf record", with ReadOptions::strict "strict: <warning kind>", "illegal move",
 /// "setup", then the filter's reasons, "duplicate") with its message kept as an example.
+/// Games are replayed under the rules their RU names, else the Japanese rules (replay.h).
 CorpusStats read_corpus(const std::vector<std::string>& paths, const CorpusOptions& options,
                         const std::function<void(CorpusGame&&)>& on_game);
 
