@@ -1,7 +1,10 @@
 // hane dataset stats: what a corpus holds, and what was left out and why.
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 #include <memory>
 
 #include "tools/commands.h"
@@ -51,11 +54,19 @@ void print_stats(const CorpusStats& s) {
   for (const auto& [size, n] : s.board_sizes) std::printf("  %dx%d: %s", size, size, with_thousands(n).c_str());
   std::printf("\nyears:");
   for (const auto& [year, n] : s.years) std::printf("  %s: %s", year.c_str(), with_thousands(n).c_str());
+  // Ranks by strength: kyu from the weakest, dan, professional dan; unknown last.
+  std::vector<std::pair<std::string, int64_t>> ranks(s.ranks.begin(), s.ranks.end());
+  auto strength = [](const std::string& text) {
+    const Rank r = parse_rank(text);
+    return !r.known() ? 1000 : r.pro > 0 ? 100 + r.pro : r.amateur;
+  };
+  std::stable_sort(ranks.begin(), ranks.end(),
+                   [&](const auto& a, const auto& b) { return strength(a.first) < strength(b.first); });
   std::printf("\nranks (players):");
-  for (const auto& [rank, n] : s.ranks) std::printf("  %s: %s", rank.c_str(), with_thousands(n).c_str());
-  std::printf("\n\nread %s entries, %.1f MB of SGF (%.1f MB of input) in %.2f s: %.0f games/s, %.1f MB/s\n",
+  for (const auto& [rank, n] : ranks) std::printf("  %s: %s", rank.c_str(), with_thousands(n).c_str());
+  std::printf("\n\nread %s entries, %.1f MB of SGF (%.1f MB of input) in %.2f s: %s games/s, %.1f MB/s\n",
               with_thousands(s.source.entries).c_str(), mb, s.source.input_bytes / 1e6, s.seconds,
-              s.games_read / s.seconds, mb / s.seconds);
+              with_thousands(static_cast<int64_t>(s.games_read / s.seconds)).c_str(), mb / s.seconds);
 }
 
 }  // namespace

@@ -172,6 +172,7 @@ CorpusStats read_corpus(const std::vector<std::string>& paths, const CorpusOptio
   const auto start = std::chrono::steady_clock::now();
   CorpusStats stats;
   absl::flat_hash_set<uint64_t> seen;
+  int64_t accepted = 0;  // valid, kept by the filters and unique, in any split (for max_games)
   const int threads = thread_count(options.threads);
   Progress progress("reading games", "games");
   BatchReader reader(paths, options.source);
@@ -219,15 +220,20 @@ CorpusStats read_corpus(const std::vector<std::string>& paths, const CorpusOptio
           reject(stats, "duplicate", name);
           continue;
         }
+        ++accepted;
+        const bool enough = options.max_games > 0 && accepted >= options.max_games;
+        if (enough) batch.last = true;
         const Split split = split_of(hash);
         if (options.split != Split::kAll && split != options.split) {
           ++stats.other_split;
+          if (enough) break;
           continue;
         }
         ++stats.games_kept;
         stats.positions += g.positions;
         stats.passes += g.passes;
         stats.handicap_games += is_handicap_game(record);
+        ++stats.kept_board_sizes[record.board_size];
         stats.games_with_warnings += !record.warnings.empty();
         // Games with warnings, by kind: a game counts once per kind, its first such warning
         // is the example.
@@ -247,12 +253,9 @@ CorpusStats read_corpus(const std::vector<std::string>& paths, const CorpusOptio
         ++stats.years[year_of(record.date)];
         CorpusGame game{p.entry.source, p.entry.entry, g.tree, std::move(*g.record), hash, split, g.positions};
         on_game(std::move(game));
-        if (options.max_games > 0 && stats.games_kept >= options.max_games) {
-          batch.last = true;
-          break;
-        }
+        if (enough) break;
       }
-      if (batch.last && options.max_games > 0 && stats.games_kept >= options.max_games) break;
+      if (options.max_games > 0 && accepted >= options.max_games) break;
     }
     done = batch.last;
     if (options.progress) {

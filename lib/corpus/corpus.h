@@ -24,7 +24,9 @@ struct CorpusOptions {
   bool dedup = true;
   /// Parsing threads; 0 = one per core.
   int threads = 0;
-  /// Stop after delivering this many games; 0 = no limit.
+  /// Stop after this many games that are valid, kept by the filters and unique, counted in
+  /// every split (so the same games are read whatever `split` is; about 90% of them are in
+  /// the train split); 0 = no limit.
   int64_t max_games = 0;
   /// Print progress on stderr.
   bool progress = true;
@@ -70,6 +72,7 @@ struct CorpusStats {
   std::map<std::string, int64_t> ranks;        // rank of each player of delivered games
   std::map<std::string, int64_t> years;        // year of delivered games ("unknown")
   std::map<int, int64_t> board_sizes;          // of every valid game, before filters
+  std::map<int, int64_t> kept_board_sizes;     // of delivered games
   SourceStats source;
   double seconds = 0;
 };
