@@ -46,11 +46,11 @@ TEST(Replay, HandicapStonesAndWhiteFirst) {
 TEST(Replay, IllegalMoveIsRejectedWithItsNumber) {
   const auto s = replay(record("(;GM[1]SZ[9];B[ee];W[dd];B[dd])"), {});
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.message(), "move 3 (B dd): occupied");
+  EXPECT_EQ(s.message(), "move 3 (B dd): occupied (Japanese rules, assumed)");
   // Retaking a ko at once is illegal too.
   const auto ko = replay(record("(;GM[1]SZ[9]AB[bb][ac][bd]AW[cb][bc][dc][cd];B[cc];W[bc])"), {});
   ASSERT_FALSE(ko.ok());
-  EXPECT_EQ(ko.message(), "move 2 (W bc): ko");
+  EXPECT_EQ(ko.message(), "move 2 (W bc): ko (Japanese rules, assumed)");
 }
 
 TEST(Replay, SetupWithoutLibertiesIsRejected) {
@@ -131,7 +131,7 @@ TEST_F(CorpusTest, CountsEveryGameAndEveryReason) {
   write("a.sgf", "(;GM[1]SZ[19];B[pd];W[dp];B[pp])");
   write("b.sgf", "(;GM[1]SZ[19];B[pd];W[dp];B[pp])");  // duplicate of a
   write("c.sgf", "(;GM[1]SZ[19];B[pd];W[pd])");        // illegal
-  write("d.sgf", "(;GM[1]SZ[19];B[pd]");               // broken
+  write("d.sgf", "(;GM[1]SZ[19];B[pd]#)");              // broken
   write("e.sgf", "(;GM[1]SZ[9];B[ee])");               // 9x9, filtered out
   write("f.sgf", "(;GM[1]SZ[19];B[aa])(;GM[1]SZ[19];B[bb];W[cc])");  // two games
   write("g.sgf", "(;GM[1]SZ[19];B[zz])");              // off the board
@@ -151,7 +151,8 @@ TEST_F(CorpusTest, CountsEveryGameAndEveryReason) {
   EXPECT_EQ(s.rejected.at("sgf syntax").count, 1);
   EXPECT_EQ(s.rejected.at("board size").count, 1);
   EXPECT_EQ(s.rejected.at("sgf record").count, 1);
-  EXPECT_NE(s.rejected.at("illegal move").examples[0].find("c.sgf: move 2 (W pd): occupied"), std::string::npos);
+  EXPECT_NE(s.rejected.at("illegal move").examples[0].find("c.sgf: move 2 (W pd): occupied"), std::string::npos)
+      << s.rejected.at("illegal move").examples[0];
   EXPECT_NE(s.rejected.at("sgf syntax").examples[0].find("d.sgf: sgf: byte"), std::string::npos);
   EXPECT_EQ(s.source.skipped_entries, 1);
 }

@@ -140,12 +140,15 @@ TEST(SgfParserTest, SeveralTreesInOneFile) {
 }
 
 TEST(SgfParserTest, BrokenTreeKeepsTreesBeforeIt) {
-  ParseResult r = parse_sgf("(;GN[a])\n(;GN[b];B[aa]");
+  ParseResult r = parse_sgf("(;GN[a])\n(;GN[b];B[aa]#)");
   EXPECT_EQ(r.trees.size(), 1u);
   EXPECT_FALSE(r.status.ok());
   EXPECT_EQ(r.status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(r.status.message(), HasSubstr("byte 22 (line 2, column 14)"));
-  EXPECT_THAT(r.status.message(), HasSubstr("'(' at byte 9 is not closed"));
+  EXPECT_THAT(r.status.message(), HasSubstr("unexpected '#'"));
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].offset, 22u);
+  EXPECT_EQ(r.errors[0].tree_index, 1u);
 }
 
 TEST(SgfParserTest, UnterminatedValueNamesItsOffset) {
@@ -172,16 +175,14 @@ TEST(SgfParserTest, SyntaxErrors) {
       {"", "byte 0 (line 1, column 1): empty input"},
       {"  \n ", "no game tree"},
       {"hello (world)", "no game tree"},
-      {"(;B[aa]))", "byte 8 (line 1, column 9): unbalanced ')'"},
       {"(;B)", "byte 3 (line 1, column 4): property B without a value"},
       {"(;B[aa](;W[bb])C[x])", "byte 15 (line 1, column 16): property outside a node"},
       {"(;B[aa](;W[bb]);B[cc])", "byte 15 (line 1, column 16): node after a variation"},
       {"(;B[aa]())", "byte 8 (line 1, column 9): game tree without nodes"},
-      {"(;B[aa](B[bb]))", "byte 8 (line 1, column 9): game tree without nodes"},
       {"(;B[aa]\x01\xFF)", "unexpected byte 0xFF"},
       {"(;B[aa]1)", "byte 7 (line 1, column 8): unexpected '1'"},
-      {"(;B[aa](;W[bb]", "'(' at byte 7 is not closed"},
-      {"(;B[aa](", "'(' at byte 7 is not closed"},
+      {"(;B[aa](", "byte 8 (line 1, column 9): game tree without nodes"},
+      {"(;B[aa](B)", "byte 8 (line 1, column 9): game tree without nodes"},
   };
   for (const Case& c : cases) {
     ParseResult r = parse_sgf(c.text);
@@ -233,10 +234,13 @@ TEST(SgfParserTest, HundredThousandNestedVariations) {
   const ParsedTree t = parse_one(text);
   EXPECT_EQ(t.main_line().size(), 2u);
   EXPECT_EQ(t.num_variations(), static_cast<size_t>(kDepth));
-  // Unclosed: the error names the innermost '('.
-  ParseResult broken = parse_sgf(text.substr(0, text.size() - kDepth));
-  EXPECT_FALSE(broken.status.ok());
-  EXPECT_THAT(broken.status.message(), HasSubstr("is not closed"));
+  // Unclosed: repaired at the end of input, naming how many ')' were missing.
+  ParseResult cut = parse_sgf(text.substr(0, text.size() - kDepth));
+  ASSERT_TRUE(cut.status.ok()) << cut.status;
+  ASSERT_EQ(cut.trees.size(), 1u);
+  ASSERT_EQ(cut.trees[0].repairs().size(), 1u);
+  EXPECT_EQ(cut.trees[0].repairs()[0].kind, "missing ')'");
+  EXPECT_THAT(cut.trees[0].repairs()[0].message, HasSubstr("100000 ')' missing"));
 }
 
 TEST(SgfParserTest, RandomBytesDoNotCrash) {

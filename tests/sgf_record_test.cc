@@ -33,8 +33,8 @@ const ReadOptions kStrict{.strict = true, .parse = {}};
 Vertex at(int size, int x, int y) { return Geometry(size).at(x, y); }
 
 bool has_warning(const GameRecord& r, std::string_view fragment) {
-  for (const std::string& w : r.warnings) {
-    if (w.find(fragment) != std::string::npos) return true;
+  for (const RecordWarning& w : r.warnings) {
+    if (w.message.find(fragment) != std::string::npos) return true;
   }
   return false;
 }
@@ -319,7 +319,7 @@ TEST(SgfRecordTest, MgtStyleFile) {
 }
 
 TEST(SgfRecordTest, SeveralTreesWarnAndSyntaxErrorsAfterTheFirst) {
-  const GameRecord r = read_ok("(;PB[a])(;PB[b])(;");
+  const GameRecord r = read_ok("(;PB[a])(;PB[b])(;C[x]#)");
   EXPECT_EQ(r.black_name, "a");
   EXPECT_TRUE(has_warning(r, "1 more game trees ignored"));
   EXPECT_TRUE(has_warning(r, "ignored after the first game tree"));
@@ -331,7 +331,7 @@ TEST(SgfRecordTest, SeveralTreesWarnAndSyntaxErrorsAfterTheFirst) {
 }
 
 TEST(SgfRecordTest, SyntaxErrorsPassThrough) {
-  EXPECT_THAT(read_error("(;B[aa]").message(), HasSubstr("sgf: byte 7"));
+  EXPECT_THAT(read_error("(;B[aa]#)").message(), HasSubstr("sgf: byte 7"));
   EXPECT_THAT(read_error("").message(), HasSubstr("empty input"));
 }
 

@@ -1,8 +1,12 @@
 #include "tools/corpus_options.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
+
+#include "util/progress.h"
 
 namespace hane::tools {
 
@@ -10,27 +14,35 @@ namespace hane::tools {
 #define HANE_DATASETS_DIR "datasets"
 #endif
 
+namespace {
+bool g_quiet = false;  // --quiet of the command being run (set by CorpusFlags::options)
+}  // namespace
+
 void add_corpus_flags(CLI::App* cmd, CorpusFlags& f, const std::string& default_split) {
   f.split = default_split;
   cmd->add_option("paths", f.paths, "SGF/MGT files, folders (recursive) and archives (.tar.gz, .tar.bz2, .zip)")
       ->required();
-  cmd->add_option("--size", f.board_size, "Keep only games on this board size (0: any)")->capture_default_str();
+  cmd->add_option("--size", f.board_size, "Keep only games on this board size: 2..25, or 0 for any")->capture_default_str();
   cmd->add_option("--min-rank", f.min_rank, "Keep only games where both players are at least this rank (e.g. 6d, 1k)");
   cmd->add_option("--handicap", f.handicap, "Handicap games: any, only or none")
       ->check(CLI::IsMember({"any", "only", "none"}))
       ->capture_default_str();
-  cmd->add_option("--min-moves", f.min_moves, "Keep only games with at least this many moves")->capture_default_str();
+  cmd->add_option("--min-moves", f.min_moves, "Keep only games with at least this many moves (>= 0)")->capture_default_str();
   cmd->add_flag("--exclude-bots", f.exclude_bots,
                 "Leave out games of known bots (list in datasets/kgs-bots.txt, or --bots)");
-  cmd->add_option("--bots", f.bots_file, "File of bot names, one per line, for --exclude-bots");
+  cmd->add_option("--bots", f.bots_file, "File of bot names, one per line (implies --exclude-bots)");
   cmd->add_option("--split", f.split, "Which games: train (90%), validation (5%), test (5%) or all")
       ->check(CLI::IsMember({"train", "validation", "test", "all"}))
       ->capture_default_str();
   cmd->add_flag("--strict", f.strict, "Reject records with any oddity instead of normalising them with a warning");
   cmd->add_flag("--no-dedup", f.no_dedup, "Keep games that repeat an earlier game's moves");
-  cmd->add_option("--threads", f.threads, "Threads (0: one per core)")->capture_default_str();
-  cmd->add_option("--max-games", f.max_games, "Stop after this many games (0: all)")->capture_default_str();
-  cmd->add_flag("--quiet", f.quiet, "No progress lines on stderr");
+  cmd->add_option("--threads", f.threads, "Threads: 0 for one per core, else 1..cores (more is capped, with a warning)")
+      ->capture_default_str();
+  cmd->add_option("--max-games", f.max_games,
+                  "Stop after this many valid, kept, unique games counted over all splits (about 90% of them "
+                  "are in the train split); 0: all")
+      ->capture_default_str();
+  cmd->add_flag("--quiet", f.quiet, "Nothing on stderr but warnings and errors (no progress, no summary)");
 }
 
 CorpusOptions CorpusFlags::options() const {
@@ -55,10 +67,13 @@ CorpusOptions CorpusFlags::options() const {
   o.threads = threads;
   o.max_games = max_games;
   o.progress = !quiet;
+  g_quiet = quiet;
+  if (quiet) Progress::set_enabled(false);
   return o;
 }
 
 void print_corpus_summary(const CorpusStats& s) {
+  if (g_quiet) return;
   std::fprintf(stderr, "games: %lld read, %lld kept", static_cast<long long>(s.games_read),
                static_cast<long long>(s.games_kept));
   if (s.other_split > 0) std::fprintf(stderr, ", %lld in other splits", static_cast<long long>(s.other_split));
@@ -77,12 +92,20 @@ nlohmann::json corpus_stats_json(const CorpusStats& s) {
   j["passes"] = s.passes;
   j["handicap_games"] = s.handicap_games;
   j["games_with_warnings"] = s.games_with_warnings;
+  j["games_lost_in_collections"] = s.games_lost_in_collections;
   j["rejected"] = nlohmann::json::object();
   j["rejected_examples"] = nlohmann::json::object();
   for (const auto& [reason, r] : s.rejected) {
     j["rejected"][reason] = r.count;
     j["rejected_examples"][reason] = r.examples;
   }
+  j["warnings"] = nlohmann::json::object();
+  j["warning_examples"] = nlohmann::json::object();
+  for (const auto& [kind, w] : s.warnings) {
+    j["warnings"][kind] = w.count;
+    j["warning_examples"][kind] = w.examples;
+  }
+  j["rules"] = s.rules;
   j["ranks"] = s.ranks;
   j["years"] = s.years;
   for (const auto& [size, n] : s.board_sizes) j["board_sizes"][std::to_string(size)] = n;
@@ -97,7 +120,8 @@ nlohmann::json corpus_stats_json(const CorpusStats& s) {
 void write_json(const std::string& path, const nlohmann::json& report) {
   std::ofstream out(path);
   out << report.dump(2) << "\n";
-  if (!out) throw std::runtime_error("cannot write " + path);
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
 }
 
 }  // namespace hane::tools

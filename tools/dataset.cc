@@ -1,5 +1,10 @@
 // hane dataset stats: what a corpus holds, and what was left out and why.
+#include <algorithm>
 #include <cstdio>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 #include <memory>
 
 #include "tools/commands.h"
@@ -26,21 +31,42 @@ void print_stats(const CorpusStats& s) {
                 100.0 * s.handicap_games / s.games_kept);
     std::printf("with warnings     %12s\n", with_thousands(s.games_with_warnings).c_str());
   }
+  auto print_examples = [](const std::map<std::string, Rejections>& by_kind) {
+    if (by_kind.empty()) std::printf("  none\n");
+    for (const auto& [kind, r] : by_kind) {
+      std::printf("  %-28s %10s\n", kind.c_str(), with_thousands(r.count).c_str());
+      for (const std::string& e : r.examples) std::printf("      %s\n", e.c_str());
+    }
+  };
   std::printf("\nrejected games by reason:\n");
-  if (s.rejected.empty()) std::printf("  none\n");
-  for (const auto& [reason, r] : s.rejected) {
-    std::printf("  %-16s %10s\n", reason.c_str(), with_thousands(r.count).c_str());
-    for (const std::string& e : r.examples) std::printf("      %s\n", e.c_str());
+  print_examples(s.rejected);
+  if (s.games_lost_in_collections > 0) {
+    std::printf("  (%s of the sgf syntax rejections are games lost in files of several games;\n"
+                "   reading resumed after each)\n",
+                with_thousands(s.games_lost_in_collections).c_str());
   }
+  std::printf("\nkept games with warnings, by kind (a game counts once per kind):\n");
+  print_examples(s.warnings);
+  std::printf("\nrules replayed with (kept games):");
+  for (const auto& [rules, n] : s.rules) std::printf("  %s: %s", rules.c_str(), with_thousands(n).c_str());
+  std::printf("\n");
   std::printf("\nboard sizes (valid games):");
   for (const auto& [size, n] : s.board_sizes) std::printf("  %dx%d: %s", size, size, with_thousands(n).c_str());
   std::printf("\nyears:");
   for (const auto& [year, n] : s.years) std::printf("  %s: %s", year.c_str(), with_thousands(n).c_str());
+  // Ranks by strength: kyu from the weakest, dan, professional dan; unknown last.
+  std::vector<std::pair<std::string, int64_t>> ranks(s.ranks.begin(), s.ranks.end());
+  auto strength = [](const std::string& text) {
+    const Rank r = parse_rank(text);
+    return !r.known() ? 1000 : r.pro > 0 ? 100 + r.pro : r.amateur;
+  };
+  std::stable_sort(ranks.begin(), ranks.end(),
+                   [&](const auto& a, const auto& b) { return strength(a.first) < strength(b.first); });
   std::printf("\nranks (players):");
-  for (const auto& [rank, n] : s.ranks) std::printf("  %s: %s", rank.c_str(), with_thousands(n).c_str());
-  std::printf("\n\nread %s entries, %.1f MB of SGF (%.1f MB of input) in %.2f s: %.0f games/s, %.1f MB/s\n",
+  for (const auto& [rank, n] : ranks) std::printf("  %s: %s", rank.c_str(), with_thousands(n).c_str());
+  std::printf("\n\nread %s entries, %.1f MB of SGF (%.1f MB of input) in %.2f s: %s games/s, %.1f MB/s\n",
               with_thousands(s.source.entries).c_str(), mb, s.source.input_bytes / 1e6, s.seconds,
-              s.games_read / s.seconds, mb / s.seconds);
+              with_thousands(static_cast<int64_t>(s.games_read / s.seconds)).c_str(), mb / s.seconds);
 }
 
 }  // namespace

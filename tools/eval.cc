@@ -1,9 +1,12 @@
 // hane eval: measure guessers on held-out games.
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "eval/evaluate.h"
 #include "predict/load.h"
+#include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/corpus_options.h"
 #include "util/progress.h"
@@ -14,23 +17,31 @@ namespace {
 struct EvalFlags {
   CorpusFlags corpus;
   std::vector<std::string> models;
+  std::vector<std::string> labels;
   std::string json_path;
 };
 
-void print_header() {
-  std::printf("%-22s %9s %7s %7s %7s %7s %9s %9s %9s\n", "guesser", "positions", "top1", "top3", "top5", "top10",
+// A row's name: its --label, else the model's file name ("uniform" for the baseline).
+std::string row_name(const EvalFlags& f, size_t i) {
+  if (i < f.labels.size()) return f.labels[i];
+  return std::filesystem::path(f.models[i]).filename().string();
+}
+
+void print_header(int width) {
+  std::printf("%-*s %9s %7s %7s %7s %7s %9s %9s %9s\n", width, "model", "positions", "top1", "top3", "top5", "top10",
               "log-lik", "µs/guess", "ratio/s");
 }
 
-void print_row(const std::string& name, const EvalResult& r) {
+void print_row(int width, const std::string& name, const EvalResult& r) {
   char ll[32] = "-";
   if (r.has_probabilities) std::snprintf(ll, sizeof ll, "%.3f", r.mean_log_likelihood());
-  std::printf("%-22s %9lld %6.2f%% %6.2f%% %6.2f%% %6.2f%% %9s %9.2f %9.0f\n", name.c_str(),
-              static_cast<long long>(r.positions), 100 * r.accuracy(1), 100 * r.accuracy(3), 100 * r.accuracy(5),
-              100 * r.accuracy(10), ll, r.us_per_guess(), r.ratio());
+  std::printf("%-*s %9s %6.2f%% %6.2f%% %6.2f%% %6.2f%% %9s %9.2f %9s\n", width, name.c_str(),
+              with_thousands(r.positions).c_str(), 100 * r.accuracy(1), 100 * r.accuracy(3), 100 * r.accuracy(5),
+              100 * r.accuracy(10), ll, r.us_per_guess(), with_thousands(static_cast<int64_t>(r.ratio())).c_str());
 }
 
 void run_eval(const EvalFlags& f) {
+  if (f.labels.size() > f.models.size()) throw CLI::ValidationError("--label", "more labels than models");
   std::vector<std::unique_ptr<Guesser>> guessers;
   for (const std::string& m : f.models) {
     auto g = load_guesser(m);
@@ -40,7 +51,11 @@ void run_eval(const EvalFlags& f) {
   CorpusStats stats;
   const std::vector<CorpusGame> games = load_corpus(f.corpus.paths, f.corpus.options(), &stats);
   print_corpus_summary(stats);
-  if (games.empty()) throw std::runtime_error("no games to evaluate on (see the rejections above)");
+  if (games.empty()) {
+    throw std::runtime_error(stats.rejected.empty() ? "no games to evaluate on in split " + f.corpus.split
+                                                    : "no games to evaluate on (see the rejections above)");
+  }
+  for (const std::string& m : f.models) warn_if_other_board_sizes(m, stats.kept_board_sizes);
   EvalOptions o;
   o.threads = f.corpus.threads;
   o.progress = !f.corpus.quiet;
@@ -49,13 +64,19 @@ void run_eval(const EvalFlags& f) {
 
   std::printf("%s games, split %s; log-lik: mean ln P(played move) in nats; ratio: top1 / seconds per guess\n\n",
               with_thousands(static_cast<int64_t>(games.size())).c_str(), f.corpus.split.c_str());
-  print_header();
-  for (size_t i = 0; i < guessers.size(); ++i) print_row(guessers[i]->name(), results[i]);
-  std::printf("\ntop-1 by game phase (moves):\n%-22s", "guesser");
+  int width = 22;
+  for (size_t i = 0; i < guessers.size(); ++i) width = std::max(width, static_cast<int>(row_name(f, i).size()));
+  print_header(width);
+  for (size_t i = 0; i < guessers.size(); ++i) print_row(width, row_name(f, i), results[i]);
+  std::printf("\nmodels:\n");
+  for (size_t i = 0; i < guessers.size(); ++i) {
+    std::printf("  %-*s %s (%s)\n", width, row_name(f, i).c_str(), guessers[i]->name().c_str(), f.models[i].c_str());
+  }
+  std::printf("\ntop-1 by game phase (moves):\n%-*s", width, "model");
   for (const char* p : kPhaseNames) std::printf(" %9s", p);
   std::printf("\n");
   for (size_t i = 0; i < guessers.size(); ++i) {
-    std::printf("%-22s", guessers[i]->name().c_str());
+    std::printf("%-*s", width, row_name(f, i).c_str());
     for (int p = 0; p < kNumPhases; ++p) {
       const EvalResult& r = results[i];
       std::printf(" %8.2f%%", r.phase_positions[p] ? 100 * r.phase_top1[p] / r.phase_positions[p] : 0.0);
@@ -66,17 +87,15 @@ void run_eval(const EvalFlags& f) {
     auto entry = [&](size_t i) {
       nlohmann::json j = eval_json(results[i]);
       j["model"] = f.models[i];
+      j["label"] = row_name(f, i);
       j["guesser"] = guessers[i]->name();
       j["games"] = games.size();
       j["split"] = f.corpus.split;
       return j;
     };
     nlohmann::json report;
-    if (guessers.size() == 1) {
-      report = entry(0);
-    } else {
-      for (size_t i = 0; i < guessers.size(); ++i) report["models"].push_back(entry(i));
-    }
+    report["models"] = nlohmann::json::array();
+    for (size_t i = 0; i < guessers.size(); ++i) report["models"].push_back(entry(i));
     report["corpus"] = corpus_stats_json(stats);
     write_json(f.json_path, report);
   }
@@ -91,9 +110,11 @@ void add_eval_command(CLI::App& app) {
   add_corpus_flags(cmd, flags->corpus, "test");
   cmd->add_option("--model,-m", flags->models, "Model file to measure, or 'uniform' (random legal move); repeat to compare")
       ->required();
+  cmd->add_option("--label", flags->labels, "Names of the table rows, one per --model in their order (default: each model's file name)");
   cmd->add_option("--json", flags->json_path,
-                  "Also write the results as JSON: with one --model an object with positions, top1, top3, top5, "
-                  "top10, log_likelihood, us_per_guess, ratio, by_phase; with several, {\"models\": [...]}");
+                  "Also write the results as JSON: {\"models\": [one object per --model, in order: model, label, "
+                  "guesser, positions, top1, top3, top5, top10, log_likelihood, us_per_guess, ratio, by_phase], "
+                  "\"corpus\": {...}}, whether one or several models are measured");
   cmd->callback([flags] { run_eval(*flags); });
 }
 

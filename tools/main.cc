@@ -1,14 +1,14 @@
 // hane: learn weak move guessers from Go game records, and measure them.
-#include <cstdio>
-#include <exception>
-
 #include <CLI/CLI.hpp>
 
+#include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/version.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"hane: learn weak move guessers from Go game records, and measure them."};
+  CLI::App app{"hane: learn weak move guessers from Go game records, and measure them.\n"
+               "Exit codes: 0 success, 1 the work failed, 2 usage (bad command line, missing input, "
+               "unwritable output), 130 interrupted."};
   app.set_version_flag("--version", std::string("hane ") + hane::tools::kVersion);
   app.require_subcommand(1);
   hane::tools::add_dataset_command(app);
@@ -19,13 +19,5 @@ int main(int argc, char** argv) {
   hane::tools::add_gtp_command(app);
   hane::tools::add_play_command(app);
   hane::tools::add_match_command(app);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "hane: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  return hane::tools::run(app, argc, argv);
 }

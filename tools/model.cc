@@ -5,27 +5,58 @@
 #include "predict/load.h"
 #include "predict/model_file.h"
 #include "tools/commands.h"
+#include "tools/corpus_options.h"
 
 namespace hane::tools {
+namespace {
+
+constexpr size_t kShownItems = 4;
+
+// The header with long lists cut to their first and last items (the JSON file keeps them).
+nlohmann::json summarised(const nlohmann::json& j) {
+  if (j.is_object()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [key, value] : j.items()) out[key] = summarised(value);
+    return out;
+  }
+  if (j.is_array() && j.size() > 2 * kShownItems) {
+    nlohmann::json out = nlohmann::json::array();
+    for (size_t i = 0; i < kShownItems; ++i) out.push_back(summarised(j[i]));
+    out.push_back("... " + std::to_string(j.size() - 2 * kShownItems) + " more of " + std::to_string(j.size()) +
+                  " (--json FILE for all) ...");
+    for (size_t i = j.size() - kShownItems; i < j.size(); ++i) out.push_back(summarised(j[i]));
+    return out;
+  }
+  return j;
+}
+
+struct InfoFlags {
+  std::string path;
+  bool dump = false;
+  std::string json_path;
+};
+
+}  // namespace
 
 void add_model_command(CLI::App& app) {
   CLI::App* model = app.add_subcommand("model", "Look inside model files.");
   model->require_subcommand(1);
-  auto path = std::make_shared<std::string>();
-  auto dump = std::make_shared<bool>(false);
+  auto f = std::make_shared<InfoFlags>();
   CLI::App* info = model->add_subcommand("info", "Check a model file and print its header: kind, feature version, "
-                                                  "board size, how it was trained.");
-  info->add_option("file", *path, "Model file")->required();
-  info->add_flag("--dump", *dump, "Also print the model as text (decision trees: every question and leaf)");
-  info->callback([path, dump] {
-    auto guesser = load_guesser(*path);  // checks the whole file, payload included
+                                                  "board sizes, how it was trained (long lists summarised).");
+  info->add_option("file", f->path, "Model file")->required();
+  info->add_flag("--dump", f->dump, "Also print the model as text (decision trees only: every question and leaf)");
+  info->add_option("--json", f->json_path, "Also write the whole header (every list in full) to this JSON file");
+  info->callback([f] {
+    auto guesser = load_guesser(f->path);  // checks the whole file, payload included
     if (!guesser.ok()) throw std::runtime_error(std::string(guesser.status().message()));
-    auto file = read_model_file(*path);
-    std::printf("%s: %s, %zu payload bytes, checksum ok\n%s\n", path->c_str(), (*guesser)->name().c_str(),
-                file->payload.size(), file->header.dump(2).c_str());
-    if (*dump) {
+    auto file = read_model_file(f->path);
+    std::printf("%s: %s, %zu payload bytes, checksum ok\n%s\n", f->path.c_str(), (*guesser)->name().c_str(),
+                file->payload.size(), summarised(file->header).dump(2).c_str());
+    if (!f->json_path.empty()) write_json(f->json_path, file->header);
+    if (f->dump) {
       const std::string text = (*guesser)->dump();
-      if (text.empty()) throw std::runtime_error(*path + ": --dump: this kind of model has no text form");
+      if (text.empty()) throw std::runtime_error(f->path + ": --dump: this kind of model has no text form");
       std::fputs(text.c_str(), stdout);
     }
   });

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "train/pattern_train.h"
+#include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/corpus_options.h"
 #include "util/progress.h"
@@ -23,6 +24,7 @@ void train_diamond(const DiamondFlags& f) {
   CorpusStats stats;
   const std::vector<CorpusGame> games = load_corpus(f.corpus.paths, f.corpus.options(), &stats);
   print_corpus_summary(stats);
+  note_training_board_sizes(stats.kept_board_sizes);
   if (games.empty()) throw std::runtime_error("no training games (see the rejections above)");
   PatternTableOptions o;
   o.shape = f.shape == "3x3" ? PatternShape::k3x3 : PatternShape::kDiamond12;

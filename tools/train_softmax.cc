@@ -4,8 +4,10 @@
 #include <memory>
 
 #include "train/softmax_train.h"
+#include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/corpus_options.h"
+#include "util/interrupt.h"
 #include "util/progress.h"
 
 namespace hane::tools {
@@ -28,6 +30,7 @@ void train(SoftmaxFlags& f) {
   CorpusStats stats;
   std::vector<CorpusGame> all = load_corpus(f.corpus.paths, co, &stats);
   print_corpus_summary(stats);
+  note_training_board_sizes(stats.kept_board_sizes);
   std::vector<CorpusGame> train_games, validation_games;
   for (CorpusGame& g : all) {
     if (g.split == Split::kTrain) train_games.push_back(std::move(g));
@@ -44,7 +47,10 @@ void train(SoftmaxFlags& f) {
   o.feature_set = *parse_feature_set(f.features);
   o.threads = f.corpus.threads;
   o.progress = !f.corpus.quiet;
-  SoftmaxModel model = train_softmax(train_games, validation_games, o);
+  SoftmaxModel model = [&] {
+    InterruptScope scope("stopping after this epoch, keeping the best epoch so far");
+    return train_softmax(train_games, validation_games, o);
+  }();
   model.training["inputs"] = f.corpus.paths;
   model.training["corpus"] = corpus_stats_json(stats);
   if (absl::Status s = save_softmax_model(model, f.out); !s.ok()) throw std::runtime_error(std::string(s.message()));

@@ -5,8 +5,10 @@
 #include <memory>
 
 #include "train/tree_train.h"
+#include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/corpus_options.h"
+#include "util/interrupt.h"
 #include "util/progress.h"
 
 namespace hane::tools {
@@ -48,6 +50,7 @@ void train_tree(const TreeFlags& f) {
   CorpusStats stats;
   std::vector<CorpusGame> all = load_corpus(f.corpus.paths, co, &stats);
   print_corpus_summary(stats);
+  note_training_board_sizes(stats.kept_board_sizes);
   std::vector<CorpusGame> train, validation;
   const bool use_validation = want == Split::kTrain || want == Split::kTest;
   for (CorpusGame& g : all) {
@@ -107,7 +110,10 @@ void train_tree(const TreeFlags& f) {
   o.features = features;
   o.threads = f.corpus.threads;
   o.progress = !f.corpus.quiet;
-  TreeTrainResult result = grow_tree(sample, val, o);
+  TreeTrainResult result = [&] {
+    InterruptScope scope("stopping growth, keeping the tree so far and its snapshots");
+    return grow_tree(sample, val, o);
+  }();
 
   const nlohmann::json training = {
       {"split", f.corpus.split},

@@ -32,16 +32,26 @@ struct ParsedGame {
 struct ParsedEntry {
   SourceEntry entry;
   std::vector<ParsedGame> games;
-  absl::Status syntax;  // a syntax error after (or instead of) the games
+  std::vector<SgfSyntaxError> errors;  // each lost one game
+  std::vector<int> error_games;        // the lost game's index in the file, from 0
+  int num_trees = 0;                   // games plus errors: the games the file held
 };
 
 void parse_entry(ParsedEntry& p, const ReadOptions& read) {
   p.games.clear();
   ParseResult result = parse_sgf(p.entry.data, read.parse);
+  ReadOptions lenient = read;
+  lenient.strict = false;  // strictness is judged by read_corpus, by warning kind
+  size_t e = 0;
+  int ordinal = 0;
+  p.error_games.clear();
   for (size_t t = 0; t < result.trees.size(); ++t) {
+    for (; e < result.errors.size() && result.errors[e].tree_index <= t; ++e) {
+      p.error_games.push_back(ordinal++);
+    }
     ParsedGame g;
-    g.tree = static_cast<int>(t);
-    g.record = to_record(result.trees[t], read);
+    g.tree = ordinal++;
+    g.record = to_record(result.trees[t], lenient);
     if (g.record.ok()) {
       const absl::Status s = replay(*g.record, [&](const Position&, Vertex played) {
         (played.is_pass() ? g.passes : g.positions) += 1;
@@ -53,7 +63,9 @@ void parse_entry(ParsedEntry& p, const ReadOptions& read) {
     }
     p.games.push_back(std::move(g));
   }
-  p.syntax = result.status;
+  for (; e < result.errors.size(); ++e) p.error_games.push_back(ordinal++);
+  p.errors = std::move(result.errors);
+  p.num_trees = static_cast<int>(p.games.size() + p.errors.size());
 }
 
 std::string year_of(const std::string& date) {
@@ -139,10 +151,18 @@ class BatchReader {
   std::thread thread_;
 };
 
-void reject(CorpusStats& stats, const std::string& reason, const std::string& message) {
-  Rejections& r = stats.rejected[reason];
+void add_example(Rejections& r, const std::string& message) {
   ++r.count;
   if (r.examples.size() < kMaxExamples) r.examples.push_back(message);
+}
+
+void reject(CorpusStats& stats, const std::string& reason, const std::string& message) {
+  add_example(stats.rejected[reason], message);
+}
+
+// The game's ordinal in its file, from 1, for messages about files of several games.
+std::string game_name(const ParsedEntry& p, int tree) {
+  return p.num_trees > 1 ? where(p.entry) + ": game " + std::to_string(tree + 1) : where(p.entry);
 }
 
 }  // namespace
@@ -152,6 +172,7 @@ CorpusStats read_corpus(const std::vector<std::string>& paths, const CorpusOptio
   const auto start = std::chrono::steady_clock::now();
   CorpusStats stats;
   absl::flat_hash_set<uint64_t> seen;
+  int64_t accepted = 0;  // valid, kept by the filters and unique, in any split (for max_games)
   const int threads = thread_count(options.threads);
   Progress progress("reading games", "games");
   BatchReader reader(paths, options.source);
@@ -166,21 +187,22 @@ CorpusStats read_corpus(const std::vector<std::string>& paths, const CorpusOptio
     parallel_for(batch.entries.size(), threads, [&](int, size_t i) { parse_entry(batch.entries[i], options.read); });
     // Then judge every game in input order.
     for (ParsedEntry& p : batch.entries) {
-      if (p.games.empty()) {
+      // Each syntax error lost one game; reading resumed after it.
+      for (size_t e = 0; e < p.errors.size(); ++e) {
         ++stats.games_read;
-        reject(stats, "sgf syntax", where(p.entry) + ": " + std::string(p.syntax.message()));
-        continue;
-      }
-      if (!p.syntax.ok()) {  // trees before the error were read; the rest of the file is lost
-        ++stats.games_read;
-        reject(stats, "sgf syntax", where(p.entry) + ": " + std::string(p.syntax.message()));
+        if (p.num_trees > 1) ++stats.games_lost_in_collections;
+        reject(stats, "sgf syntax", game_name(p, p.error_games[e]) + ": " + p.errors[e].message);
       }
       for (ParsedGame& g : p.games) {
         ++stats.games_read;
-        const std::string name =
-            p.games.size() > 1 ? where(p.entry) + ": game " + std::to_string(g.tree + 1) : where(p.entry);
+        const std::string name = game_name(p, g.tree);
         if (!g.record.ok()) {
           reject(stats, "sgf record", name + ": " + std::string(g.record.status().message()));
+          continue;
+        }
+        if (options.read.strict && !g.record->warnings.empty()) {
+          const RecordWarning& w = g.record->warnings.front();
+          reject(stats, "strict: " + w.kind, name + ": " + w.message);
           continue;
         }
         if (!g.reject_reason.empty()) {
@@ -198,28 +220,42 @@ CorpusStats read_corpus(const std::vector<std::string>& paths, const CorpusOptio
           reject(stats, "duplicate", name);
           continue;
         }
+        ++accepted;
+        const bool enough = options.max_games > 0 && accepted >= options.max_games;
+        if (enough) batch.last = true;
         const Split split = split_of(hash);
         if (options.split != Split::kAll && split != options.split) {
           ++stats.other_split;
+          if (enough) break;
           continue;
         }
         ++stats.games_kept;
         stats.positions += g.positions;
         stats.passes += g.passes;
         stats.handicap_games += is_handicap_game(record);
+        ++stats.kept_board_sizes[record.board_size];
         stats.games_with_warnings += !record.warnings.empty();
+        // Games with warnings, by kind: a game counts once per kind, its first such warning
+        // is the example.
+        absl::flat_hash_set<std::string_view> kinds;
+        for (const RecordWarning& warning : record.warnings) {
+          if (kinds.insert(warning.kind).second) {
+            add_example(stats.warnings[warning.kind], name + ": " + warning.message);
+          }
+        }
+        const RecordRules& rules = replay_rules(record, default_record_rules());
+        ++stats.rules[record.declared_rules ? rules.name
+                      : record.rules.empty()  ? rules.name + " (assumed: no RU)"
+                                              : rules.name + " (assumed: unknown RU)"];
         for (const Rank& r : {record.black_rank, record.white_rank}) {
           ++stats.ranks[r.known() ? r.to_string() : "unknown"];
         }
         ++stats.years[year_of(record.date)];
         CorpusGame game{p.entry.source, p.entry.entry, g.tree, std::move(*g.record), hash, split, g.positions};
         on_game(std::move(game));
-        if (options.max_games > 0 && stats.games_kept >= options.max_games) {
-          batch.last = true;
-          break;
-        }
+        if (enough) break;
       }
-      if (batch.last && options.max_games > 0 && stats.games_kept >= options.max_games) break;
+      if (options.max_games > 0 && accepted >= options.max_games) break;
     }
     done = batch.last;
     if (options.progress) {

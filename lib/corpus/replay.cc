@@ -2,6 +2,9 @@
 
 #include <string>
 
+#include "absl/container/flat_hash_set.h"
+#include "go/zobrist.h"
+
 namespace hane {
 namespace {
 
@@ -18,8 +21,21 @@ Vertex chain_without_liberties(const Board& b) {
 
 }  // namespace
 
-absl::Status replay(const GameRecord& record, const MoveCallback& on_move, Board* final_board) {
-  Board board(record.board_size);
+const RecordRules& replay_rules(const GameRecord& record, const RecordRules& fallback) {
+  return record.declared_rules ? *record.declared_rules : fallback;
+}
+
+absl::Status replay(const GameRecord& record, const MoveCallback& on_move, Board* final_board,
+                    const RecordRules& fallback) {
+  const RecordRules& rules = replay_rules(record, fallback);
+  Board board(record.board_size, rules.allow_suicide);
+  // Superko: every position (or situation: position and player to move) seen so far.
+  absl::flat_hash_set<uint64_t> seen;
+  auto situation = [&](uint64_t hash, Color to_move) {
+    return rules.superko == Superko::kSituational && to_move == Color::kWhite
+               ? hash ^ zobrist::kTable.white_to_move
+               : hash;
+  };
   for (Vertex v : record.setup.black) board.set_stone(v, Color::kBlack);
   for (Vertex v : record.setup.white) board.set_stone(v, Color::kWhite);
   Position position{&board, record.to_play};
@@ -29,6 +45,7 @@ absl::Status replay(const GameRecord& record, const MoveCallback& on_move, Board
     return absl::InvalidArgumentError("setup leaves a chain without liberties at " + to_sgf(dead, board.size()));
   };
   if (absl::Status s = check_setup(); !s.ok()) return s;
+  if (rules.superko != Superko::kNone) seen.insert(situation(board.hash(), position.to_move));
   bool setup_changed = false;
   for (const GameEvent& e : record.events) {
     switch (e.type) {
@@ -42,17 +59,27 @@ absl::Status replay(const GameRecord& record, const MoveCallback& on_move, Board
       case GameEvent::Type::kMove: {
         if (setup_changed) {
           if (absl::Status s = check_setup(); !s.ok()) return s;
+          if (rules.superko != Superko::kNone) seen.insert(situation(board.hash(), e.color));
           setup_changed = false;
         }
         position.to_move = e.color;
-        const Legality l = board.legal(e.vertex, e.color);
+        Legality l = board.legal(e.vertex, e.color);
+        uint64_t key = 0;
+        if (l == Legality::kLegal && rules.superko != Superko::kNone) {
+          key = situation(e.vertex.is_pass() ? board.hash() : board.hash_after(e.vertex, e.color),
+                          opponent(e.color));
+          if (!e.vertex.is_pass() && seen.contains(key)) l = Legality::kSuperko;
+        }
         if (l != Legality::kLegal) {
           return absl::InvalidArgumentError("move " + std::to_string(position.move_number) + " (" +
                                             (e.color == Color::kBlack ? "B " : "W ") +
-                                            to_sgf(e.vertex, board.size()) + "): " + std::string(legality_name(l)));
+                                            to_sgf(e.vertex, board.size()) + "): " + std::string(legality_name(l)) +
+                                            " (" + rules.name + " rules" +
+                                            (record.declared_rules ? "" : ", assumed") + ")");
         }
         if (on_move) on_move(position, e.vertex);
         board.play(e.vertex, e.color);
+        if (rules.superko != Superko::kNone) seen.insert(key);
         position.second_last_move = position.last_move;
         position.last_move = e.vertex;
         position.to_move = opponent(e.color);

@@ -15,16 +15,21 @@ namespace hane {
 /// and the move played. The board is valid only during the call.
 using MoveCallback = std::function<void(const Position& position, Vertex played)>;
 
+/// The rules replay uses for `record`: those its RU names, else `fallback`.
+const RecordRules& replay_rules(const GameRecord& record, const RecordRules& fallback);
+
 /// Replays `record` from its root setup through every event of its main line, under the rules
-/// common to every server: suicide illegal, simple ko, no superko (Japanese-rules records may
-/// repeat a position). A move by the player not to move is accepted (records do this after
+/// its RU names (record.declared_rules, see sgf/rules.h: suicide legal or not, superko
+/// positional, situational or none), or `fallback` when RU is absent or unknown. Simple ko
+/// always applies. A move by the player not to move is accepted (records do this after
 /// handicap placement and PL), and that player becomes the one to move.
 ///
 /// Errors (InvalidArgument; the record is unusable): a setup that leaves a chain without
 /// liberties, "setup leaves a chain without liberties at dd"; an illegal move, "move 57
-/// (W dd): occupied" (or ko, suicide). `on_move` may be empty, to validate only. Returns the
-/// final board through `final_board` when it is not null.
-absl::Status replay(const GameRecord& record, const MoveCallback& on_move, Board* final_board = nullptr);
+/// (W dd): suicide (Japanese rules)" (or occupied, ko, superko). `on_move` may be empty, to
+/// validate only. Returns the final board through `final_board` when it is not null.
+absl::Status replay(const GameRecord& record, const MoveCallback& on_move, Board* final_board = nullptr,
+                    const RecordRules& fallback = default_record_rules());
 
 /// Called at every chosen move (not a pass) with the position, the move played and the legal
 /// moves of the player to move (legal_moves() order; the played move is among them). `legal`

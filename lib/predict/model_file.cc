@@ -1,8 +1,10 @@
 #include "predict/model_file.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace hane {
@@ -34,7 +36,24 @@ void PayloadReader::get(void* p, size_t n) {
   pos_ += n;
 }
 
+namespace {
+std::map<int, int64_t>& training_board_sizes() {
+  static std::map<int, int64_t> sizes;
+  return sizes;
+}
+}  // namespace
+
+void set_training_board_sizes(std::map<int, int64_t> sizes) { training_board_sizes() = std::move(sizes); }
+
 absl::Status write_model_file(const std::string& path, nlohmann::json header, std::string_view payload) {
+  if (const auto& sizes = training_board_sizes(); !sizes.empty()) {
+    auto most = sizes.begin();
+    for (auto it = sizes.begin(); it != sizes.end(); ++it) {
+      if (it->second > most->second) most = it;
+      header["board_sizes_seen"][std::to_string(it->first)] = it->second;
+    }
+    header["board_size"] = most->first;
+  }
   header["format"] = kModelFormat;
   header["payload_bytes"] = payload.size();
   header["payload_fnv64"] = hex64(fnv1a64(payload));
@@ -42,7 +61,7 @@ absl::Status write_model_file(const std::string& path, nlohmann::json header, st
   out << kMagic << '\n' << header.dump() << '\n';
   out.write(payload.data(), static_cast<std::streamsize>(payload.size()));
   out.close();
-  if (!out) return absl::InternalError(path + ": cannot write the model file");
+  if (!out) return absl::InternalError(path + ": cannot write the model file: " + std::strerror(errno));
   return absl::OkStatus();
 }
 

@@ -5,7 +5,9 @@
 //   format          container version (kModelFormat)
 //   kind            "pattern-table", "softmax", "decision-tree"
 //   feature_version the version of the features the model was trained with
-//   board_size      the board size it was trained on
+//   board_size      the board size it was trained on (the most common one, when known)
+//   board_sizes_seen  {"19": games, ...}: the sizes of the training games, when the trainer
+//                   said (set_training_board_sizes)
 //   payload_bytes   size of the payload
 //   payload_fnv64   FNV-1a 64-bit hash of the payload, as 16 hex digits
 // plus whatever the kind adds (pattern shape, training corpus summary, options). Numbers in
@@ -13,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -28,6 +31,11 @@ struct ModelFile {
   nlohmann::json header;
   std::string payload;
 };
+
+/// The board sizes (size -> games) of the games the models written next were trained on;
+/// write_model_file records them in the header (board_sizes_seen, and board_size as the most
+/// common). Empty (the default) records nothing. Not thread-safe: set before training.
+void set_training_board_sizes(std::map<int, int64_t> sizes);
 
 /// Writes header (completed with format, payload_bytes and payload_fnv64) and payload.
 /// Errors: Internal naming the path if it cannot be written.

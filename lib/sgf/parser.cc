@@ -37,7 +37,7 @@ class SgfParser {
   ParseResult run() {
     ParseResult result;
     if (begin_ == end_) {
-      result.status = error(0, "empty input");
+      add_error(result, error(0, "empty input"), 0);
       return result;
     }
     p_ = begin_;
@@ -45,26 +45,42 @@ class SgfParser {
         std::memcmp(p_, kBom.data(), kBom.size()) == 0) {
       p_ += kBom.size();
     }
+    bool after_tree = false;  // the last thing read was a complete game tree
     for (;;) {
-      // Between trees: white space, a stray ')' (error), or junk up to the next "(;".
-      while (p_ < end_ && is_space(*p_)) ++p_;
-      if (p_ < end_ && *p_ == ')' && !result.trees.empty()) {
-        result.status = error(p_ - begin_, "unbalanced ')' after a game tree");
-        return result;
+      // Between trees: white space, stray ')' after a tree (noted on it), junk up to "(;".
+      for (; p_ < end_; ++p_) {
+        if (after_tree && *p_ == ')') {
+          result.trees.back().repairs_.push_back(
+              {"stray ')'", static_cast<size_t>(p_ - begin_),
+               where(p_ - begin_, "stray ')' after the game tree ignored")});
+        } else if (!is_space(*p_)) {
+          break;
+        }
       }
       const char* start = find_tree_start(p_);
       if (start == nullptr) {
-        if (result.trees.empty()) result.status = error(p_ - begin_, "no game tree (\"(;\") found");
+        if (result.trees.empty() && result.errors.empty()) {
+          add_error(result, error(p_ - begin_, "no game tree (\"(;\") found"), 0);
+        }
         return result;
       }
       p_ = start;
       ParsedTree tree;
       absl::Status status = parse_tree(tree);
-      if (!status.ok()) {
-        result.status = std::move(status);
-        return result;
+      after_tree = status.ok();
+      if (status.ok()) {
+        result.trees.push_back(std::move(tree));
+        continue;
       }
-      result.trees.push_back(std::move(tree));
+      const size_t error_offset = p_ - begin_;
+      add_error(result, std::move(status), result.trees.size());
+      // Skip the broken tree: follow its brackets to its ')'. If it never closes, resume at the
+      // next "(;" after the error (only once per text: a second scan to the end could make
+      // reading quadratic).
+      if (scanned_to_end_ || !skip_tree(open_.size())) {
+        scanned_to_end_ = true;
+        p_ = begin_ + std::min(error_offset + 1, static_cast<size_t>(end_ - begin_));
+      }
     }
   }
 
@@ -75,20 +91,73 @@ class SgfParser {
     uint32_t num_values;
   };
 
-  // First '(' at or after `from` whose next non-space byte is ';', or nullptr.
+  static void add_error(ParseResult& result, absl::Status status, size_t tree_index) {
+    const absl::string_view message = status.message();
+    size_t offset = 0;
+    // Messages start "sgf: byte N ".
+    for (size_t i = 10; i < message.size() && message[i] >= '0' && message[i] <= '9'; ++i) {
+      offset = offset * 10 + (message[i] - '0');
+    }
+    result.errors.push_back({offset, std::string(message), tree_index});
+    if (result.status.ok()) result.status = std::move(status);
+  }
+
+  // Skips white space; other control bytes count as white space but are noted.
+  void skip_space() {
+    for (; p_ < end_ && is_space(*p_); ++p_) {
+      const char c = *p_;
+      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+        if (num_control_ == 0) first_control_ = p_ - begin_;
+        ++num_control_;
+      }
+    }
+  }
+
+  // Skips the rest of a broken tree with `depth` trees open, from p_: values are skipped whole,
+  // parentheses counted. True with p_ after the tree's closing ')', false at the end of input.
+  bool skip_tree(size_t depth) {
+    while (p_ < end_) {
+      const char c = *p_++;
+      if (c == '[') {
+        while (p_ < end_ && *p_ != ']') p_ += *p_ == '\\' ? 2 : 1;
+        if (p_ >= end_) return false;
+        ++p_;
+      } else if (c == '(') {
+        ++depth;
+      } else if (c == ')') {
+        if (depth <= 1) return true;
+        --depth;
+      }
+    }
+    return false;
+  }
+
+  // True if a property identifier with a capital letter, then '[', starts at `q`.
+  bool starts_property(const char* q) const {
+    bool capital = false;
+    const char* r = q;
+    for (; r < end_ && (is_upper(*r) || is_lower(*r)); ++r) capital |= is_upper(*r);
+    if (r == q || !capital) return false;
+    while (r < end_ && is_space(*r)) ++r;
+    return r < end_ && *r == '[';
+  }
+
+  // First '(' at or after `from` whose next non-space byte is ';' (or that starts a property:
+  // the ';' is then missing), or nullptr.
   const char* find_tree_start(const char* from) const {
     for (const char* q = from; q < end_;) {
       q = static_cast<const char*>(std::memchr(q, '(', end_ - q));
       if (q == nullptr) return nullptr;
       const char* r = q + 1;
       while (r < end_ && is_space(*r)) ++r;
-      if (r < end_ && *r == ';') return q;
+      if (r < end_ && (*r == ';' || starts_property(r))) return q;
       q = q + 1;
     }
     return nullptr;
   }
 
-  absl::Status error(size_t offset, std::string_view message) const {
+  // "byte N (line L, column C): message".
+  std::string where(size_t offset, std::string_view message) const {
     int line = 1;
     size_t line_start = 0;
     for (size_t i = 0; i < offset && begin_ + i < end_; ++i) {
@@ -98,9 +167,12 @@ class SgfParser {
         line_start = i + 1;
       }
     }
-    return absl::InvalidArgumentError(sgf_text::cat("sgf: byte ", offset, " (line ", line,
-                                                    ", column ", offset - line_start + 1,
-                                                    "): ", message));
+    return sgf_text::cat("byte ", offset, " (line ", line, ", column ", offset - line_start + 1,
+                         "): ", message);
+  }
+
+  absl::Status error(size_t offset, std::string_view message) const {
+    return absl::InvalidArgumentError(sgf_text::cat("sgf: ", where(offset, message)));
   }
 
   std::string describe_byte(char c) const {
@@ -110,12 +182,14 @@ class SgfParser {
     return std::string("byte 0x") + kHex[u >> 4] + kHex[u & 15];
   }
 
-  // Reads one game tree starting at the '(' at p_ (known to be followed by ';').
+  // Reads one game tree starting at the '(' at p_ (known to be followed by ';' or a property).
+  // On error p_ is where the error was found and open_ holds the trees still open.
   absl::Status parse_tree(ParsedTree& tree) {
     tree.begin_ = p_ - begin_;
     raw_props_.clear();
     node_first_prop_.clear();
     open_.clear();
+    num_control_ = 0;
     // The tree's main line is the innermost open tree at depth `main_depth` as long as
     // `main_open`; a '(' opened there continues it, any other '(' starts a variation.
     size_t depth = 0;
@@ -123,21 +197,35 @@ class SgfParser {
     bool main_open = true;
     bool in_node = false;      // properties allowed (a ';' of the current sequence was read)
     bool after_child = false;  // a child tree of the current tree was closed
+    auto start_node = [&](size_t offset) {
+      in_node = true;
+      if (main_open && depth == main_depth) {
+        SgfNode node;
+        node.offset = offset;
+        tree.nodes_.push_back(node);
+        node_first_prop_.push_back(static_cast<uint32_t>(raw_props_.size()));
+      }
+    };
     for (;;) {
-      while (p_ < end_ && is_space(*p_)) ++p_;
+      skip_space();
       if (p_ == end_) {
-        return error(end_ - begin_, sgf_text::cat("unexpected end of input: '(' at byte ",
-                                                 open_.back(), " is not closed"));
+        if (open_.empty()) break;
+        // A file cut at the end: close what is open.
+        tree.repairs_.push_back({"missing ')'", static_cast<size_t>(end_ - begin_), where(
+            end_ - begin_, sgf_text::cat("end of input inside the game tree: ", open_.size(),
+                                         " ')' missing, closed at the end ('(' at byte ",
+                                         open_.back(), " not closed)"))});
+        open_.clear();
+        break;
       }
       const char c = *p_;
       if (c == '(') {
         const char* r = p_ + 1;
         while (r < end_ && is_space(*r)) ++r;
-        if (r == end_) {
-          return error(end_ - begin_, sgf_text::cat("unexpected end of input: '(' at byte ",
-                                                   p_ - begin_, " is not closed"));
+        const bool missing_semicolon = r < end_ && *r != ';' && starts_property(r);
+        if (r == end_ || (*r != ';' && !missing_semicolon)) {
+          return error(r - begin_, "game tree without nodes (expected ';')");
         }
-        if (*r != ';') return error(r - begin_, "game tree without nodes (expected ';')");
         if (depth > 0) {
           if (main_open && depth == main_depth) {
             ++main_depth;
@@ -150,6 +238,11 @@ class SgfParser {
         in_node = false;
         after_child = false;
         ++p_;
+        if (missing_semicolon) {
+          tree.repairs_.push_back({"missing ';'", static_cast<size_t>(r - begin_),
+                                   where(r - begin_, "missing ';' after '(': node inserted")});
+          start_node(r - begin_);
+        }
       } else if (c == ')') {
         if (main_open && depth == main_depth) main_open = false;
         open_.pop_back();
@@ -160,22 +253,30 @@ class SgfParser {
         after_child = true;
       } else if (c == ';') {
         if (after_child) return error(p_ - begin_, "node after a variation");
-        in_node = true;
-        if (main_open && depth == main_depth) {
-          SgfNode node;
-          node.offset = p_ - begin_;
-          tree.nodes_.push_back(node);
-          node_first_prop_.push_back(static_cast<uint32_t>(raw_props_.size()));
-        }
+        start_node(p_ - begin_);
         ++p_;
       } else if (is_upper(c) || is_lower(c)) {
         if (!in_node) return error(p_ - begin_, "property outside a node");
         absl::Status status = parse_property(tree, main_open && depth == main_depth);
         if (!status.ok()) return status;
+      } else if (c == ']') {
+        tree.repairs_.push_back({"stray ']'", static_cast<size_t>(p_ - begin_),
+                                 where(p_ - begin_, "stray ']' ignored")});
+        ++p_;
       } else {
         return error(p_ - begin_, sgf_text::cat("unexpected ", describe_byte(c)));
       }
     }
+    if (num_control_ > 0) {
+      tree.repairs_.push_back(
+          {"control bytes", first_control_,
+           where(first_control_, sgf_text::cat(num_control_,
+                                               " control byte(s) between tokens (first ",
+                                               describe_byte(begin_[first_control_]),
+                                               ") read as white space"))});
+    }
+    std::stable_sort(tree.repairs_.begin(), tree.repairs_.end(),
+                     [](const SgfRepair& a, const SgfRepair& b) { return a.offset < b.offset; });
     tree.end_ = p_ - begin_;
     finalize(tree);
     return absl::OkStatus();
@@ -205,7 +306,7 @@ class SgfParser {
         id = tree.normalised_ids_.front();
       }
     }
-    while (p_ < end_ && is_space(*p_)) ++p_;
+    skip_space();
     if (p_ == end_ || *p_ != '[') {
       return error(p_ - begin_, sgf_text::cat("property ", raw_id, " without a value"));
     }
@@ -230,7 +331,7 @@ class SgfParser {
       }
       if (keep) tree.values_.emplace_back(value_start, close - value_start);
       p_ = close + 1;
-      while (p_ < end_ && is_space(*p_)) ++p_;
+      skip_space();
     }
     if (keep) {
       raw_props_.push_back({id, first, static_cast<uint32_t>(tree.values_.size()) - first});
@@ -313,6 +414,9 @@ class SgfParser {
   std::vector<size_t> open_;
   std::vector<std::pair<uint32_t, uint32_t>> final_values_;
   std::vector<std::string_view> scratch_;
+  size_t num_control_ = 0;    // control bytes read as white space in the current tree
+  size_t first_control_ = 0;  // offset of the first
+  bool scanned_to_end_ = false;
 };
 
 ParseResult parse_sgf(std::string_view text, const ParseOptions& options) {

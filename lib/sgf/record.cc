@@ -133,11 +133,15 @@ class Converter {
     if (nodes.empty()) return absl::InvalidArgumentError("sgf: game tree without nodes");
     const SgfNode& root = nodes.front();
     record_.num_variations = tree_.num_variations();
+    for (const SgfRepair& r : tree_.repairs()) {
+      record_.warnings.push_back({std::string(r.kind), r.offset, r.message});
+    }
+    node_offset_ = root.offset;
 
     if (const SgfProperty* gm = root.find("GM")) {
       const std::string_view v = trim(gm->values[0]);
       if (v.empty()) {
-        warn("GM[] is empty; assuming GM[1] (Go)");
+        warn("empty GM", "GM[] is empty; assuming GM[1] (Go)");
       } else if (v != "1") {
         return error(cat("GM[", show(v), "]: not a Go game"));
       }
@@ -145,7 +149,7 @@ class Converter {
     const SgfProperty* ca = root.find("CA");
     decoder_.emplace(ca != nullptr ? std::string_view(ca->values[0]) : std::string_view());
     if (decoder_->unknown_charset()) {
-      warn(cat("unknown charset CA[", show(ca->values[0]),
+      warn("unknown charset", cat("unknown charset CA[", show(ca->values[0]),
                         "]; reading text as UTF-8, or Latin-1 where not valid UTF-8"));
     }
     if (absl::Status s = read_size(root); !s.ok()) return s;
@@ -155,40 +159,48 @@ class Converter {
     record_.events.reserve(nodes.size());
 
     for (size_t n = 0; n < nodes.size(); ++n) {
+      node_offset_ = nodes[n].offset;
       if (absl::Status s = read_node(nodes[n], n == 0); !s.ok()) return s;
     }
+    node_offset_ = root.offset;
     record_.to_play = root_to_play_.value_or(default_to_play());
     if (record_.handicap >= 2 && record_.setup.black.empty()) {
-      warn(cat("HA[", record_.handicap,
+      warn("handicap", cat("HA[", record_.handicap,
                         "] but no AB stones in the root node; no stones placed"));
     }
     if (decoder_->latin1_fallback()) {
-      warn("text without CA is not valid UTF-8; read as Latin-1");
+      warn("latin-1 text", "text without CA is not valid UTF-8; read as Latin-1");
     }
     if (decoder_->replaced()) {
-      warn("undecodable bytes in text replaced with U+FFFD");
+      warn("undecodable text", "undecodable bytes in text replaced with U+FFFD");
     }
     if (options_.strict && !record_.warnings.empty()) {
-      return error(cat("strict: ", record_.warnings.front()));
+      return error(cat("strict: ", record_.warnings.front().message));
     }
     return std::move(record_);
   }
 
  private:
-  void warn(std::string message) { record_.warnings.push_back(std::move(message)); }
+  // A warning about the node being read (node_offset_).
+  void warn(std::string_view kind, std::string message) {
+    if (message.find("byte ") == std::string::npos) {
+      message += cat(" (node at byte ", node_offset_, ")");
+    }
+    record_.warnings.push_back({std::string(kind), node_offset_, std::move(message)});
+  }
 
   static absl::Status error(std::string_view message) {
     return absl::InvalidArgumentError(cat("sgf: ", message));
   }
 
   std::string simple_text(const SgfProperty& p) {
-    if (p.values.size() > 1) warn(cat(p.id, " has ", p.values.size(),
+    if (p.values.size() > 1) warn("several values", cat(p.id, " has ", p.values.size(),
                                                " values; using the first"));
     return std::string(trim(decoder_->decode(sgf_text::unescape(p.values[0], true))));
   }
 
   std::string text(const SgfProperty& p) {
-    if (p.values.size() > 1) warn(cat(p.id, " has ", p.values.size(),
+    if (p.values.size() > 1) warn("several values", cat(p.id, " has ", p.values.size(),
                                                " values; using the first"));
     return decoder_->decode(sgf_text::unescape(p.values[0], false));
   }
@@ -235,8 +247,12 @@ class Converter {
     }
     if (!size) return error(cat("SZ[", show(v), "]: not a board size"));
     if (*size < Geometry::kMinSize || *size > Geometry::kMaxSize) {
-      return error(cat("SZ[", show(v), "]: board size outside ", Geometry::kMinSize,
-                                "..", Geometry::kMaxSize));
+      return error(cat("SZ[", show(v), "]: board size outside ", Geometry::kMinSize, "..",
+                       Geometry::kMaxSize,
+                       *size > Geometry::kMaxSize
+                           ? " (SGF allows up to 52x52; the board's padded arrays hold at most "
+                             "25x25)"
+                           : ""));
     }
     record_.board_size = *size;
     return absl::OkStatus();
@@ -244,28 +260,31 @@ class Converter {
 
   void read_komi(const SgfProperty& p) {
     std::string raw(trim(p.values[0]));
-    if (p.values.size() > 1) warn(cat("KM has ", p.values.size(),
+    if (p.values.size() > 1) warn("several values", cat("KM has ", p.values.size(),
                                                " values; using the first"));
     if (raw.empty()) {
-      warn("KM[] is empty; komi 0");
+      warn("komi", "KM[] is empty; komi 0");
       return;
     }
-    std::replace(raw.begin(), raw.end(), ',', '.');
+    if (const size_t comma = raw.find(','); comma != std::string::npos) {
+      raw[comma] = '.';
+      warn("komi", cat("KM[", show(p.values[0]), "]: decimal comma read as a point"));
+    }
     const char* begin = raw.data();
     if (*begin == '+') ++begin;
     double komi = 0;
     const auto [ptr, ec] = std::from_chars(begin, raw.data() + raw.size(), komi);
     if (ec != std::errc() || !std::isfinite(komi)) {
-      warn(cat("KM[", show(p.values[0]), "] is not a number; komi 0"));
+      warn("komi", cat("KM[", show(p.values[0]), "] is not a number; komi 0"));
       return;
     }
     if (ptr != raw.data() + raw.size()) {
-      warn(cat("KM[", show(p.values[0]), "]: text after the number ignored"));
+      warn("komi", cat("KM[", show(p.values[0]), "]: text after the number ignored"));
     }
     if (fox_ && std::abs(komi) > 20) {
       komi /= 50;  // Fox stores komi x50
     } else if (std::abs(komi) > 150) {
-      warn(cat("KM[", show(p.values[0]), "]: absurd komi kept as is"));
+      warn("komi", cat("KM[", show(p.values[0]), "]: absurd komi kept as is"));
     }
     record_.komi = komi;
   }
@@ -275,11 +294,11 @@ class Converter {
     int h = 0;
     const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), h);
     if (v.empty() || ec != std::errc() || ptr != v.data() + v.size()) {
-      warn(cat("HA[", show(p.values[0]), "] is not a number; handicap 0"));
+      warn("handicap", cat("HA[", show(p.values[0]), "] is not a number; handicap 0"));
       return;
     }
     if (h < 0 || h > record_.board_size * record_.board_size) {
-      warn(cat("HA[", show(p.values[0]), "] out of range; handicap 0"));
+      warn("handicap", cat("HA[", show(p.values[0]), "] out of range; handicap 0"));
       return;
     }
     record_.handicap = h;
@@ -292,6 +311,7 @@ class Converter {
                                                           "RE", "DT", "RU", "EV", "GN", "PC"};
     bool seen[kNumFields] = {};
     for (const SgfNode& node : nodes) {
+      node_offset_ = node.offset;
       for (const SgfProperty& p : node.properties) {
         if (p.id.size() != 2) continue;
         int f = 0;
@@ -313,13 +333,21 @@ class Converter {
           case kHA: read_handicap(p); break;
           case kRE: record_.result = simple_text(p); break;
           case kDT: record_.date = simple_text(p); break;
-          case kRU: record_.rules = simple_text(p); break;
+          case kRU:
+            record_.rules = simple_text(p);
+            record_.declared_rules = rules_from_ru(record_.rules);
+            if (!record_.declared_rules && !record_.rules.empty()) {
+              warn("unknown RU", cat("RU[", show(record_.rules), "] names no known rule set; "
+                                     "replay assumes the default"));
+            }
+            break;
           case kEV: record_.event = simple_text(p); break;
           case kGN: record_.game_name = simple_text(p); break;
           case kPC: record_.place = simple_text(p); break;
         }
       }
     }
+    node_offset_ = nodes.front().offset;
     if (const SgfProperty* c = nodes.front().find("C")) record_.comment = text(*c);
   }
 
@@ -341,7 +369,7 @@ class Converter {
       const auto vertex = from_sgf(v, record_.board_size);
       if (!vertex) return point_error(p.id, v, node);
       if (vertex->is_pass()) {
-        warn(cat(p.id, "[", show(v), "] at byte ", node.offset, " is not a point; skipped"));
+        warn("setup point skipped", cat(p.id, "[", show(v), "] at byte ", node.offset, " is not a point; skipped"));
         return absl::OkStatus();
       }
       out.push_back(*vertex);
@@ -363,11 +391,16 @@ class Converter {
   }
 
   std::optional<Color> read_player(const SgfProperty& p) {
+    const std::string_view raw = trim(p.values[0]);
+    if (raw == "B") return Color::kBlack;
+    if (raw == "W") return Color::kWhite;
     std::string v;
-    for (char c : trim(p.values[0])) v.push_back(ascii_lower(c));
-    if (v == "b" || v == "black") return Color::kBlack;
-    if (v == "w" || v == "white") return Color::kWhite;
-    warn(cat("PL[", show(p.values[0]), "] is not B or W; ignored"));
+    for (char c : raw) v.push_back(ascii_lower(c));
+    if (v == "b" || v == "black" || v == "w" || v == "white") {
+      warn("PL value", cat("PL[", show(p.values[0]), "] read as PL[", v[0] == 'b' ? "B" : "W", "]"));
+      return v[0] == 'b' ? Color::kBlack : Color::kWhite;
+    }
+    warn("PL value", cat("PL[", show(p.values[0]), "] is not B or W; ignored"));
     return std::nullopt;
   }
 
@@ -419,22 +452,26 @@ class Converter {
     }
     const SgfProperty* moves[2] = {found[4], found[5]};
     if (moves[0] != nullptr && moves[1] != nullptr) {
-      warn(cat("node at byte ", node.offset, " has both B and W; B played first"));
+      warn("B and W in one node", cat("node at byte ", node.offset, " has both B and W; B played first"));
     }
     if (has_setup && (moves[0] != nullptr || moves[1] != nullptr)) {
-      warn(cat("node at byte ", node.offset, " mixes setup and a move; setup first"));
+      warn("setup and move in one node", cat("node at byte ", node.offset, " mixes setup and a move; setup first"));
     }
     for (int m = 0; m < 2; ++m) {
       const SgfProperty* p = moves[m];
       if (p == nullptr) continue;
       const Color color = m == 0 ? Color::kBlack : Color::kWhite;
       if (p->values.size() > 1) {
-        warn(cat("node at byte ", node.offset, " has ", p->values.size(), " ", p->id,
+        warn("several values", cat("node at byte ", node.offset, " has ", p->values.size(), " ", p->id,
                           " values; all played"));
       }
       for (std::string_view raw : p->values) {
         ++num_moves_;
         const std::string_view v = trim(raw);
+        if (v.empty() && !raw.empty()) {
+          warn("blank move", cat(p->id, "[", show(raw), "] at byte ", node.offset,
+                                 ": white space only, read as a pass"));
+        }
         const auto vertex = from_sgf(v, record_.board_size);
         if (!vertex) return point_error(cat("move ", num_moves_), v, node);
         record_.events.push_back(GameEvent::move(color, *vertex));
@@ -458,6 +495,7 @@ class Converter {
   bool fox_ = false;
   std::optional<Color> root_to_play_;
   size_t num_moves_ = 0;
+  size_t node_offset_ = 0;  // of the node being read, for warnings
   std::vector<Vertex> scratch_;
 };
 
@@ -470,20 +508,23 @@ absl::StatusOr<GameRecord> to_record(const ParsedTree& tree, const ReadOptions& 
 absl::StatusOr<GameRecord> read_game(std::string_view sgf_text, const ReadOptions& options) {
   ParseResult parsed = parse_sgf(sgf_text, options.parse);
   if (parsed.trees.empty()) return parsed.status;
+  if (!parsed.errors.empty() && parsed.errors.front().tree_index == 0) return parsed.status;
   ReadOptions lenient = options;
   lenient.strict = false;
   absl::StatusOr<GameRecord> record = to_record(parsed.trees.front(), lenient);
   if (!record.ok()) return record;
+  const size_t offset = parsed.trees.front().end_offset();
   if (parsed.trees.size() > 1) {
-    record->warnings.push_back(
-        cat(parsed.trees.size() - 1, " more game trees ignored"));
+    record->warnings.push_back({"several game trees", offset,
+                                cat(parsed.trees.size() - 1, " more game trees ignored (from byte ",
+                                    parsed.trees[1].begin_offset(), ")")});
   }
   if (!parsed.status.ok()) {
-    record->warnings.push_back(
-        cat("ignored after the first game tree: ", parsed.status.message()));
+    record->warnings.push_back({"several game trees", offset,
+                                cat("ignored after the first game tree: ", parsed.status.message())});
   }
   if (options.strict && !record->warnings.empty()) {
-    return absl::InvalidArgumentError(cat("sgf: strict: ", record->warnings.front()));
+    return absl::InvalidArgumentError(cat("sgf: strict: ", record->warnings.front().message));
   }
   return record;
 }

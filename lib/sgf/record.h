@@ -1,25 +1,30 @@
 // Game records: the meaning of a parsed SGF game tree's main line (see parser.h for syntax).
 //
 // Reading is lenient by default: oddities are normalised and reported in
-// GameRecord::warnings; with ReadOptions::strict every warning is an error instead. What is
-// always an error: GM other than 1, a bad SZ, a move or setup point that is malformed or off
-// the board. Normalisations (each with a warning unless marked "silent"):
-//   - SZ: missing means 19 (silent); "19:19" is 19; non-square, non-numeric or outside 2..25
-//     is an error.
-//   - KM: "" or unreadable -> 0; "6,5" -> 6.5; trailing text after a number ignored;
-//     |komi| > 150 kept but warned. Fox (an AP value starting "foxwq"; Fox writes two AP
-//     values and the Fox one is kept) stores komi x50, so there a komi with |k| > 20 is
-//     divided by 50 (silent): KM[375] -> 7.5, KM[325] -> 6.5.
+// GameRecord::warnings; with ReadOptions::strict every warning is an error instead (the tree's
+// framing repairs, parser.h, included). What is always an error: GM other than 1, a bad SZ, a
+// move or setup point that is malformed or off the board. Normalisations, each with a warning:
+//   - KM: "" or unreadable -> 0; "6,5" -> 6.5 (decimal comma); trailing text after a number
+//     ignored; |komi| > 150 kept but warned.
 //   - HA: "", "even" or unreadable -> 0; negative -> 0; HA[n] never places stones (only
 //     AB does); HA >= 2 with no AB in the root warns.
-//   - PL: B / W / black / white, any case; anything else is ignored.
-//   - Points: "" is pass; "tt" is pass on boards up to 19x19 (a point on larger ones); "tt"
-//     or "" in AB/AW/AE is skipped. Compressed lists "aa:cc" expand row by row.
+//   - PL: "black" / "white" or lower case -> B / W; anything else is ignored.
+//   - Moves: a value of white space only ("B[  ]") is a pass. AB/AW/AE "tt" or "" is skipped.
 //   - A single-valued property with several values (B[aa]B[bb] merged by the parser, PB twice)
 //     uses every value for B/W (in order) and the first for others; B/W together or with
 //     setup in one node are applied as AE, AB, AW, PL, B, W.
+//   - GM[] (empty) is read as GM[1]; RU naming no known rule set (rules.h) is kept as text and
+//     replay assumes its default.
+// Read as the format or the writer means, silently (not normalisations):
+//   - SZ missing means 19; "19:19" is 19; non-square, non-numeric or outside 2..25 is an
+//     error (vertex.h: the padded board arrays hold at most 25x25).
+//   - Fox (an AP value starting "foxwq"; Fox writes two AP values and the Fox one is kept)
+//     stores komi x50, so there a komi with |k| > 20 is divided by 50: KM[375] -> 7.5.
+//   - Points: "" is pass (FF[4]); "tt" is pass on boards up to 19x19 (FF[3]), a point on larger
+//     ones. Compressed lists "aa:cc" expand row by row.
 //   - Game-info properties (PB, PW, BR, WR, KM, HA, RE, DT, RU, EV, GN, PC) are taken from
-//     the root, or else from their first node on the main line (silent).
+//     the root, or else from their first node on the main line.
+//   - RU absent: replay uses its default rules (counted by the corpus reader, no warning).
 // Text: escapes processed ("\]" -> "]"), soft line breaks ("\" + newline) removed, CRLF, CR
 // and LFCR become "\n"; simple-text fields (all but comments) have newlines turned into
 // spaces and are trimmed. Charset: root CA (case-insensitive) UTF-8; ISO-8859-1 / Latin1;
@@ -31,6 +36,7 @@
 // is '\' (0x5C) reads right only if the writer escaped it. Per-move comments are not kept.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +45,7 @@
 #include "go/color.h"
 #include "go/vertex.h"
 #include "sgf/parser.h"
+#include "sgf/rules.h"
 
 namespace hane {
 
@@ -88,6 +95,18 @@ struct Setup {
   bool operator==(const Setup&) const = default;
 };
 
+/// One normalisation or repair of a record.
+struct RecordWarning {
+  /// A short fixed label for counting warnings by kind: "komi", "handicap", "blank move", ...
+  /// or a parser repair's kind (parser.h).
+  std::string kind;
+  /// Byte offset (in the parsed text) of the node or token concerned.
+  size_t offset = 0;
+  /// Human-readable, naming the byte offset.
+  std::string message;
+  bool operator==(const RecordWarning&) const = default;
+};
+
 /// What a move guesser needs from one game. Strings are UTF-8.
 struct GameRecord {
   int board_size = 19;  // SZ
@@ -98,7 +117,9 @@ struct GameRecord {
   Rank black_rank, white_rank;                   // parse_rank of the above
   std::string result;       // RE, e.g. "B+R", "W+3.5", "0"
   std::string date;         // DT
-  std::string rules;        // RU
+  std::string rules;        // RU as written
+  /// The rule set RU names; nullopt if RU is absent or names no known set (rules.h).
+  std::optional<RecordRules> declared_rules;
   std::string application;  // AP, e.g. "CGoban:3"
   std::string event;        // EV
   std::string game_name;    // GN
@@ -112,8 +133,8 @@ struct GameRecord {
   std::vector<GameEvent> events;
   /// Game trees off the main line that were skipped.
   size_t num_variations = 0;
-  /// Human-readable notes on what was normalised (empty in strict mode).
-  std::vector<std::string> warnings;
+  /// What was normalised or repaired, in reading order (empty in strict mode).
+  std::vector<RecordWarning> warnings;
 
   size_t num_moves() const;
   bool operator==(const GameRecord&) const = default;
@@ -126,13 +147,14 @@ struct ReadOptions {
   ParseOptions parse;
 };
 
-/// Interprets a parsed game tree. Errors (InvalidArgument, message starting "sgf: "): see the
-/// top of this file; move errors read "move N: point 'zz' outside 19x19 board (node at byte B)"
+/// Interprets a parsed game tree. Its framing repairs (ParsedTree::repairs) come first among
+/// the warnings. Errors (InvalidArgument, message starting "sgf: "; in strict mode
+/// "sgf: strict: " and the first warning): see the top of this file; move errors read "move N: point 'zz' outside 19x19 board (node at byte B)"
 /// with N counted from 1.
 absl::StatusOr<GameRecord> to_record(const ParsedTree& tree, const ReadOptions& options = {});
 
-/// parse_sgf + to_record of the first game tree. Later trees, and a syntax error after the
-/// first tree, are ignored with a warning.
+/// parse_sgf + to_record of the first game tree. Later trees, and syntax errors after the
+/// first tree, are ignored with a warning (kind "several game trees").
 absl::StatusOr<GameRecord> read_game(std::string_view sgf_text, const ReadOptions& options = {});
 
 }  // namespace hane

@@ -14,6 +14,7 @@
 #include "corpus/replay.h"
 #include "go/random.h"
 #include "util/hash.h"
+#include "util/interrupt.h"
 #include "util/parallel.h"
 #include "util/progress.h"
 
@@ -545,6 +546,7 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
       lr *= o.lr_decay;
       if (++bad_epochs >= o.patience) break;
     }
+    if (interrupted()) break;  // Ctrl-C (util/interrupt.h): keep the best epoch so far
   }
 
   // 5. The model: the best epoch's weights.

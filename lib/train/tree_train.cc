@@ -13,6 +13,7 @@
 
 #include "corpus/replay.h"
 #include "go/random.h"
+#include "util/interrupt.h"
 #include "util/parallel.h"
 #include "util/progress.h"
 
@@ -490,6 +491,7 @@ TreeTrainResult Grower::run() {
         result.stopped_early = true;
         break;
       }
+      if (interrupted()) break;  // Ctrl-C (util/interrupt.h): keep the tree grown so far
       next_check = std::max(num_leaves + 1, static_cast<int>(std::ceil(num_leaves * 1.05)));
       for (int s : snapshots) {
         if (s > num_leaves) {

@@ -49,6 +49,12 @@ inline bool valid_record(const GameRecord& r, std::string& why) {
 inline std::string check_sgf(std::string_view text) {
   const ParseResult parsed = parse_sgf(text);
   if (parsed.trees.empty() && parsed.status.ok()) return "no trees but OK status";
+  if (parsed.errors.empty() != parsed.status.ok()) return "errors and status disagree";
+  for (size_t e = 0; e < parsed.errors.size(); ++e) {
+    if (parsed.errors[e].offset > text.size()) return "error offset past the end";
+    if (parsed.errors[e].tree_index > parsed.trees.size()) return "bad error tree index";
+    if (e > 0 && parsed.errors[e].offset <= parsed.errors[e - 1].offset) return "errors out of order";
+  }
   size_t previous_end = 0;
   for (const ParsedTree& tree : parsed.trees) {
     if (tree.main_line().empty()) return "empty main line";
@@ -57,6 +63,9 @@ inline std::string check_sgf(std::string_view text) {
       return "bad tree offsets";
     }
     previous_end = tree.end_offset();
+    for (const SgfRepair& r : tree.repairs()) {
+      if (r.offset < tree.begin_offset() || r.offset > text.size()) return "bad repair offset";
+    }
     for (const SgfNode& node : tree.main_line()) {
       if (node.offset < tree.begin_offset() || node.offset >= tree.end_offset()) {
         return "bad node offset";

@@ -1,0 +1,222 @@
+// The `hane` command line as a user meets it: checks before any work, exit codes, typos,
+// number ranges, model board sizes, eval rows and JSON, Ctrl-C. Runs the built binary.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "util/interrupt.h"
+
+namespace hane {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+struct Result {
+  int code = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+class CliTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = fs::temp_directory_path() / ("hane_cli_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir_ / "games9");
+    fs::create_directories(dir_ / "games19");
+    fs::create_directories(dir_ / "empty");
+    // Short games on distinct points (7 is prime to 81 and 361), so no point is played twice.
+    for (int g = 0; g < 60; ++g) {
+      for (int size : {9, 19}) {
+        std::string sgf = "(;GM[1]SZ[" + std::to_string(size) + "]";
+        for (int k = 0; k < 8; ++k) {
+          const int p = (g * 13 + k * 7) % (size * size);
+          sgf += std::string(";") + (k % 2 ? "W[" : "B[") + char('a' + p % size) + char('a' + p / size) + "]";
+        }
+        std::ofstream(dir_ / ("games" + std::to_string(size)) / ("g" + std::to_string(g) + ".sgf")) << sgf << ")";
+      }
+    }
+  }
+  static void TearDownTestSuite() { fs::remove_all(dir_); }
+  void SetUp() override {
+    if (!fs::exists(HANE_BINARY)) GTEST_SKIP() << "hane not built: " << HANE_BINARY;
+  }
+
+  static Result hane(const std::string& args) {
+    const std::string err_file = (dir_ / "stderr.txt").string();
+    const std::string command = std::string(HANE_BINARY) + " " + args + " 2>" + err_file;
+    Result r;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    char buffer[4096];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.out.append(buffer, n);
+    const int status = ::pclose(pipe);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ifstream in(err_file);
+    r.err.assign(std::istreambuf_iterator<char>(in), {});
+    return r;
+  }
+  static std::string path(const std::string& name) { return (dir_ / name).string(); }
+  static inline fs::path dir_;
+};
+
+TEST_F(CliTest, MissingInputsAreUsageErrorsBeforeAnyWork) {
+  for (const std::string& command : std::vector<std::string>{"dataset stats", "eval -m uniform", "train diamond --out " + path("m.model")}) {
+    const Result r = hane(command + " " + path("games9") + " " + path("typo.tar.gz") + " --size 9");
+    EXPECT_EQ(r.code, 2) << command;
+    EXPECT_THAT(r.err, HasSubstr("typo.tar.gz: no such file or folder")) << command;
+    EXPECT_THAT(r.err, Not(HasSubstr("games:"))) << command;  // nothing was read
+  }
+  const Result empty = hane("dataset stats " + path("empty"));
+  EXPECT_EQ(empty.code, 2);
+  EXPECT_THAT(empty.err, HasSubstr("empty: folder holds no game records"));
+  EXPECT_EQ(hane("model info " + path("no.model")).code, 2);
+  EXPECT_THAT(hane("eval " + path("games9") + " -m " + path("no.model")).err, HasSubstr("no such model file"));
+}
+
+TEST_F(CliTest, OutputsAreCheckedBeforeAnyWorkWithTheReason) {
+  const Result out = hane("train diamond " + path("games9") + " --size 9 --out " + path("missing/x.model"));
+  EXPECT_EQ(out.code, 2);
+  EXPECT_THAT(out.err, HasSubstr("cannot write " + path("missing/x.model") + ": folder"));
+  EXPECT_THAT(out.err, HasSubstr("does not exist"));
+  EXPECT_THAT(out.err, Not(HasSubstr("games:")));
+  const Result json = hane("dataset stats " + path("games9") + " --json " + path("empty"));
+  EXPECT_EQ(json.code, 2);
+  EXPECT_THAT(json.err, HasSubstr("is a folder"));
+}
+
+TEST_F(CliTest, TyposGetDidYouMean) {
+  const Result command = hane("trian diamond x");
+  EXPECT_EQ(command.code, 2);
+  EXPECT_THAT(command.err, HasSubstr("unknown command 'trian' for 'hane'; did you mean 'train'?"));
+  const Result sub = hane("train diamnd x");
+  EXPECT_THAT(sub.err, HasSubstr("unknown command 'diamnd' for 'hane train'; did you mean 'diamond'?"));
+  const Result option = hane("train diamond " + path("games9") + " --output x.model");
+  EXPECT_EQ(option.code, 2);
+  EXPECT_THAT(option.err, HasSubstr("unknown option --output for 'hane train diamond'; did you mean --out?"));
+  const Result dash = hane("train diamond " + path("games9") + " -out x.model");
+  EXPECT_EQ(dash.code, 2);
+  EXPECT_THAT(dash.err, HasSubstr("single-dash long option -out: write --out"));
+  EXPECT_EQ(hane("--help").code, 0);
+  EXPECT_EQ(hane("eval --help").code, 0);
+}
+
+TEST_F(CliTest, NumbersOutsideTheirRangeAreRefused) {
+  const std::string games = path("games9");
+  for (const std::string bad : {"--threads -1", "--max-games -5", "--min-moves -3", "--size -1", "--size 100",
+                                "--size 1", "--threads x"}) {
+    const Result r = hane("dataset stats " + games + " " + bad);
+    EXPECT_EQ(r.code, 2) << bad << ": " << r.err;
+  }
+  EXPECT_EQ(hane("bench --seconds 0").code, 2);
+  EXPECT_EQ(hane("bench --seconds 1e300").code, 2);
+  const Result many = hane("dataset stats " + games + " --size 9 --quiet --threads 1000");
+  EXPECT_EQ(many.code, 0) << many.err;
+  EXPECT_THAT(many.err, HasSubstr("--threads 1000 is more than the"));
+}
+
+TEST_F(CliTest, QuietMeansQuietAndWorkFailuresExitOne) {
+  const Result quiet = hane("dataset stats " + path("games9") + " --size 9 --quiet");
+  EXPECT_EQ(quiet.code, 0);
+  EXPECT_EQ(quiet.err, "");
+  EXPECT_THAT(quiet.out, HasSubstr("games kept"));
+  // 9x9 games, default --size 19: nothing to train on is a failure of the work.
+  const Result none = hane("train diamond " + path("games9") + " --quiet --out " + path("none.model"));
+  EXPECT_EQ(none.code, 1);
+  EXPECT_THAT(none.err, HasSubstr("no training games"));
+}
+
+TEST_F(CliTest, ModelsRecordTheirBoardSizesAndEvalWarnsOnOthers) {
+  const std::string model = path("d9.model");
+  const Result train = hane("train diamond " + path("games9") + " --size 9 --split all --quiet --out " + model);
+  ASSERT_EQ(train.code, 0) << train.err;
+  std::ifstream in(model, std::ios::binary);
+  std::string magic, header;
+  std::getline(in, magic);
+  std::getline(in, header);
+  const nlohmann::json h = nlohmann::json::parse(header);
+  EXPECT_EQ(h["board_size"], 9);
+  ASSERT_TRUE(h.contains("board_sizes_seen"));
+  EXPECT_EQ(h["board_sizes_seen"].size(), 1u);
+  EXPECT_GT(h["board_sizes_seen"]["9"].get<int>(), 0);
+
+  const Result other = hane("eval " + path("games19") + " --split all --quiet -m " + model);
+  EXPECT_EQ(other.code, 0) << other.err;
+  EXPECT_THAT(other.err, HasSubstr("was trained on 9x9 boards"));
+  EXPECT_THAT(other.err, HasSubstr("are on 19x19"));
+  const Result same = hane("eval " + path("games9") + " --size 9 --split all --quiet -m " + model);
+  EXPECT_THAT(same.err, Not(HasSubstr("was trained on")));
+}
+
+TEST_F(CliTest, EvalRowsAreNamedAndTheJsonHasOneLayout) {
+  const std::string model = path("d9b.model");
+  ASSERT_EQ(hane("train diamond " + path("games9") + " --size 9 --split all --quiet --out " + model).code, 0);
+  const std::string json = path("eval.json");
+  // Two models of one kind: rows named by label, then by file name.
+  const Result r = hane("eval " + path("games9") + " --size 9 --split all --quiet -m " + model + " -m " + model +
+                        " -m uniform --label first --label second --json " + json);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("first "));
+  EXPECT_THAT(r.out, HasSubstr("second "));
+  std::ifstream in(json);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  ASSERT_EQ(j["models"].size(), 3u);
+  EXPECT_EQ(j["models"][0]["label"], "first");
+  EXPECT_EQ(j["models"][1]["label"], "second");
+  EXPECT_EQ(j["models"][2]["label"], "uniform");
+  // One model: the same layout, the row named by the file.
+  const Result one_run = hane("eval " + path("games9") + " --size 9 --split all --quiet -m " + model + " --json " + json);
+  ASSERT_EQ(one_run.code, 0) << one_run.err;
+  EXPECT_THAT(one_run.out, HasSubstr("d9b.model "));
+  std::ifstream in1(json);
+  const nlohmann::json one = nlohmann::json::parse(in1);
+  ASSERT_EQ(one["models"].size(), 1u);
+  EXPECT_EQ(one["models"][0]["label"], "d9b.model");
+  EXPECT_TRUE(one["models"][0].contains("top1"));
+  EXPECT_EQ(hane("eval " + path("games9") + " -m uniform --label a --label b").code, 2);
+}
+
+TEST_F(CliTest, ModelInfoSummarisesAndDumpSaysWhenItCannot) {
+  const std::string model = path("d9c.model");
+  ASSERT_EQ(hane("train diamond " + path("games9") + " --size 9 --split all --quiet --out " + model).code, 0);
+  const Result dump = hane("model info --dump " + model);
+  EXPECT_EQ(dump.code, 1);
+  EXPECT_THAT(dump.err, HasSubstr("--dump prints decision trees only"));
+  const Result info = hane("model info " + model + " --json " + path("info.json"));
+  EXPECT_EQ(info.code, 0) << info.err;
+  EXPECT_THAT(info.out, HasSubstr("board_sizes_seen"));
+  EXPECT_TRUE(fs::exists(path("info.json")));
+}
+
+// Ctrl-C: outside an InterruptScope the process ends with 130; inside, it only sets the flag.
+TEST(Interrupt, EndsWith130OutsideAScopeAndSetsTheFlagInside) {
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    install_interrupt_handler();
+    {
+      InterruptScope scope("testing");
+      std::raise(SIGINT);
+      if (!interrupted()) ::_exit(3);
+    }
+    std::raise(SIGINT);  // outside the scope: ends the process
+    ::_exit(4);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+}
+
+}  // namespace
+}  // namespace hane

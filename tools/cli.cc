@@ -1,0 +1,322 @@
+#include "tools/cli.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <limits>
+#include <thread>
+
+#include "corpus/source.h"
+#include "go/vertex.h"
+#include "predict/model_file.h"
+#include "util/interrupt.h"
+
+namespace hane::tools {
+namespace fs = std::filesystem;
+namespace {
+
+// --- value checks ---------------------------------------------------------------------------
+
+bool holds_game_records(const fs::path& dir) {
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+       !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().string();
+    if (it->is_regular_file(ec) && (is_record_path(name) || is_archive_path(name))) return true;
+  }
+  return false;
+}
+
+std::string check_input(const std::string& path) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) return path + ": no such file or folder";
+  if (fs::is_directory(st)) {
+    if (!holds_game_records(path)) return path + ": folder holds no game records (.sgf, .mgt) or archives";
+    return "";
+  }
+  if (::access(path.c_str(), R_OK) != 0) return path + ": cannot read: " + std::strerror(errno);
+  return "";
+}
+
+std::string check_model_input(const std::string& path) {
+  if (path == "uniform") return "";
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return path + ": no such model file (or 'uniform')";
+  if (fs::is_directory(path, ec)) return path + ": is a folder, not a model file";
+  if (::access(path.c_str(), R_OK) != 0) return path + ": cannot read: " + std::strerror(errno);
+  return "";
+}
+
+std::string check_output(const std::string& path) {
+  if (path.empty()) return "empty file name";
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return "cannot write " + path + ": is a folder";
+  if (fs::exists(path, ec)) {
+    if (::access(path.c_str(), W_OK) != 0) return "cannot write " + path + ": " + std::strerror(errno);
+    return "";
+  }
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  if (!fs::is_directory(dir, ec)) return "cannot write " + path + ": folder " + dir.string() + " does not exist";
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    return "cannot write " + path + ": folder " + dir.string() + ": " + std::strerror(errno);
+  }
+  return "";
+}
+
+std::string check_threads(std::string& value) {
+  long long n = 0;
+  try {
+    size_t used = 0;
+    n = std::stoll(value, &used);
+    if (used != value.size()) throw std::invalid_argument(value);
+  } catch (const std::exception&) {
+    return "not a whole number: " + value;
+  }
+  if (n < 0 || n > 1024) return "threads: 0 (one per core) to 1024, not " + value;
+  const long long cores = std::max(1u, std::thread::hardware_concurrency());
+  if (n > cores) {
+    std::fprintf(stderr, "hane: warning: --threads %lld is more than the %lld cores: using %lld\n", n, cores, cores);
+    value = std::to_string(cores);
+  }
+  return "";
+}
+
+std::string check_size(const std::string& value) {
+  try {
+    size_t used = 0;
+    const int n = std::stoi(value, &used);
+    if (used == value.size() && (n == 0 || (n >= Geometry::kMinSize && n <= Geometry::kMaxSize))) return "";
+  } catch (const std::exception&) {
+  }
+  return "board size: 0 (any) or 2..25, not " + value;
+}
+
+CLI::Validator validator(std::function<std::string(std::string&)> f, const std::string& description) {
+  return CLI::Validator(std::move(f), description);
+}
+
+bool has_name(const CLI::Option* o, const std::string& name) {
+  for (const std::string& n : o->get_lnames()) {
+    if (n == name) return true;
+  }
+  return o->get_name() == name;
+}
+
+void harden_app(CLI::App* app) {
+  for (CLI::Option* o : app->get_options()) {
+    // One value per occurrence: "-m a.model games/" must not read games/ as a second model.
+    if (!o->get_positional()) o->allow_extra_args(false);
+    if (has_name(o, "paths")) {
+      o->check(validator([](std::string& v) { return check_input(v); }, ""));
+    } else if (has_name(o, "file") || (has_name(o, "model") && (app->get_name() == "eval" || app->get_name() == "bench"))) {
+      o->check(validator([](std::string& v) { return check_model_input(v); }, ""));
+    } else if (has_name(o, "out") || has_name(o, "json")) {
+      o->check(validator([](std::string& v) { return check_output(v); }, ""));
+    } else if (has_name(o, "threads")) {
+      o->check(validator([](std::string& v) { return check_threads(v); }, ""));
+    } else if (has_name(o, "max-games") || has_name(o, "min-moves")) {
+      o->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()));
+    } else if (has_name(o, "size")) {
+      o->check(validator([](std::string& v) { return check_size(v); }, ""));
+    } else if (has_name(o, "seconds")) {
+      o->check(CLI::Range(1e-3, 3600.0));
+    }
+  }
+  for (CLI::App* sub : app->get_subcommands([](CLI::App*) { return true; })) harden_app(sub);
+}
+
+// --- the command line as a whole ------------------------------------------------------------
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string command_path(const CLI::App* app) {
+  std::string path;
+  for (const CLI::App* a = app; a != nullptr; a = a->get_parent()) {
+    path = a->get_parent() == nullptr ? "hane" + path : " " + a->get_name() + path;
+  }
+  return path;
+}
+
+const CLI::Option* find_long(const CLI::App* app, const std::string& name) {
+  for (const CLI::App* a = app; a != nullptr; a = a->get_parent()) {
+    for (const CLI::Option* o : a->get_options()) {
+      if (!o->get_positional() && has_name(o, name)) return o;
+    }
+    if (a->get_parent() != nullptr && !a->get_fallthrough()) {
+      // Options of the parents do not apply after a subcommand, except --help.
+      if (name == "help") continue;
+      break;
+    }
+  }
+  return nullptr;
+}
+
+const CLI::Option* find_short(const CLI::App* app, char c) {
+  for (const CLI::Option* o : app->get_options()) {
+    for (const std::string& n : o->get_snames()) {
+      if (n.size() == 1 && n[0] == c) return o;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<std::string> long_names(const CLI::App* app) {
+  std::vector<std::string> out;
+  for (const CLI::Option* o : app->get_options()) {
+    for (const std::string& n : o->get_lnames()) out.push_back(n);
+  }
+  return out;
+}
+
+bool takes_value(const CLI::Option* o) { return o->get_type_size_max() > 0 && o->get_expected_max() > 0; }
+
+bool is_number(const std::string& s) {
+  char* end = nullptr;
+  std::strtod(s.c_str(), &end);
+  return !s.empty() && end == s.c_str() + s.size();
+}
+
+}  // namespace
+
+void harden(CLI::App& app) { harden_app(&app); }
+
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_distance = std::max<size_t>(2, word.size() / 3) + 1;
+  for (const std::string& c : candidates) {
+    const size_t d = edit_distance(word, c);
+    const bool prefix = std::min(word.size(), c.size()) >= 3 && (c.starts_with(word) || word.starts_with(c));
+    if (d < best_distance || (prefix && best.empty())) {
+      best = c;
+      best_distance = prefix ? 0 : d;
+    }
+  }
+  return best;
+}
+
+std::string check_command_line(const CLI::App& app, int argc, const char* const* argv) {
+  const CLI::App* cur = &app;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--") break;
+    if (a.starts_with("--")) {
+      const std::string name = a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
+      const CLI::Option* o = find_long(cur, name);
+      if (o == nullptr) {
+        const std::string guess = did_you_mean(name, long_names(cur));
+        return "unknown option --" + name + " for '" + command_path(cur) + "'" +
+               (guess.empty() ? "" : "; did you mean --" + guess + "?");
+      }
+      if (takes_value(o) && a.find('=') == std::string::npos) ++i;
+      continue;
+    }
+    if (a.size() >= 2 && a[0] == '-' && !is_number(a)) {
+      const std::string body = a.substr(1, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 1);
+      if (body.size() >= 2 && find_long(cur, body) != nullptr) {
+        return "single-dash long option " + a + ": write --" + body;
+      }
+      if (body.size() >= 2 && find_short(cur, body[0]) == nullptr) {
+        const std::string guess = did_you_mean(body, long_names(cur));
+        return "unknown option " + a + " for '" + command_path(cur) + "'" +
+               (guess.empty() ? "" : "; did you mean --" + guess + "?");
+      }
+      const CLI::Option* o = find_short(cur, a[1]);
+      if (o != nullptr && a.size() == 2 && takes_value(o)) ++i;
+      continue;
+    }
+    // A word: a subcommand, or a positional value.
+    std::vector<std::string> names;
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : cur->get_subcommands([](const CLI::App*) { return true; })) {
+      names.push_back(sub->get_name());
+      if (sub->check_name(a)) next = sub;
+    }
+    if (next != nullptr) {
+      cur = next;
+      continue;
+    }
+    const bool has_positionals = !cur->get_options([](const CLI::Option* o) { return o->get_positional(); }).empty();
+    if (!names.empty() && !has_positionals) {
+      const std::string guess = did_you_mean(a, names);
+      return "unknown command '" + a + "' for '" + command_path(cur) + "'" +
+             (guess.empty() ? "" : "; did you mean '" + guess + "'?") + " (commands: " + [&] {
+               std::string all;
+               for (const std::string& n : names) all += (all.empty() ? "" : ", ") + n;
+               return all;
+             }() + ")";
+    }
+  }
+  return "";
+}
+
+int run(CLI::App& app, int argc, char** argv) {
+  install_interrupt_handler();
+  harden(app);
+  if (const std::string problem = check_command_line(app, argc, argv); !problem.empty()) {
+    std::fprintf(stderr, "hane: %s\nRun with --help for more information.\n", problem.c_str());
+    return kExitUsage;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);  // prints help, version or the error
+    return code == 0 ? kExitOk : kExitUsage;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hane: %s\n", e.what());
+    return interrupted() ? kExitInterrupted : kExitFailure;
+  }
+  if (interrupted()) {
+    std::fprintf(stderr, "hane: interrupted; what was kept is listed above\n");
+    return kExitInterrupted;
+  }
+  return kExitOk;
+}
+
+void note_training_board_sizes(const std::map<int, int64_t>& sizes) { set_training_board_sizes(sizes); }
+
+void warn_if_other_board_sizes(const std::string& model_path, const std::map<int, int64_t>& game_sizes) {
+  std::error_code ec;
+  if (!fs::is_regular_file(model_path, ec)) return;
+  const auto file = read_model_file(model_path);
+  if (!file.ok()) return;
+  std::vector<int> trained;
+  if (file->header.contains("board_sizes_seen")) {
+    for (const auto& [size, n] : file->header["board_sizes_seen"].items()) trained.push_back(std::stoi(size));
+  } else if (file->header.contains("board_size")) {
+    trained.push_back(file->header["board_size"].get<int>());
+  }
+  std::string sizes;
+  int64_t games = 0;
+  for (const auto& [size, n] : game_sizes) {
+    if (std::find(trained.begin(), trained.end(), size) != trained.end()) continue;
+    sizes += (sizes.empty() ? "" : ", ") + std::to_string(size) + "x" + std::to_string(size);
+    games += n;
+  }
+  if (sizes.empty()) return;
+  std::string seen;
+  for (int s : trained) seen += (seen.empty() ? "" : ", ") + std::to_string(s) + "x" + std::to_string(s);
+  std::fprintf(stderr, "hane: warning: %s was trained on %s boards; %lld games here are on %s\n", model_path.c_str(),
+               seen.empty() ? "unrecorded" : seen.c_str(), static_cast<long long>(games), sizes.c_str());
+}
+
+}  // namespace hane::tools

@@ -1,0 +1,58 @@
+// One behaviour for every `hane` subcommand: arguments checked before any work, the same exit
+// codes, Ctrl-C handled.
+//
+// Exit codes: 0 success (and --help, --version), 1 the work failed, 2 usage (a bad command
+// line: unknown command or option, a bad value, an input that is not there, an output that
+// cannot be written), 130 interrupted (Ctrl-C). CLI11's own codes are mapped onto these.
+//
+// Checks, attached by option name to every subcommand by harden() (so new commands get them
+// by naming their options the same way):
+//   PATH... ("paths")            each exists; a folder holds at least one .sgf/.mgt or archive
+//   FILE ("file"), --model       an existing file ("uniform" is a model too)
+//   --out, --json                the file can be created or overwritten (the folder exists and
+//                                is writable), with the system's reason if not
+//   --threads                    0 (one per core) .. 1024; more than the cores is capped to
+//                                the number of cores with a warning (timings would be spoiled)
+//   --max-games, --min-moves     >= 0
+//   --size                       0 (any) or 2..25
+//   --seconds                    more than 0, at most 3600
+// Every option takes one value per occurrence (repeat it for more: -m a -m b). And, on the
+// whole command line before parsing: unknown subcommands and options are refused
+// with "did you mean ...", and single-dash long options ("-out") are refused.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace hane::tools {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitInterrupted = 130;
+
+/// Attaches the checks above to every option of every subcommand of `app`, by name.
+void harden(CLI::App& app);
+
+/// Parses and runs `app` with the checks and exit codes above; messages go to stderr, each
+/// starting "hane: ". Installs the Ctrl-C handler (util/interrupt.h).
+int run(CLI::App& app, int argc, char** argv);
+
+/// The closest of `candidates` to `word` (edit distance at most a third of its length, at
+/// least 2), or "".
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
+
+/// "" if the command line only names known subcommands and options of `app`, else the message.
+std::string check_command_line(const CLI::App& app, int argc, const char* const* argv);
+
+/// Model files record the board sizes they were trained on: call with the sizes of the games
+/// a trainer learnt from (size -> games) before it writes the model.
+void note_training_board_sizes(const std::map<int, int64_t>& sizes);
+
+/// Warns on stderr when the model file's recorded board sizes (board_sizes_seen, else
+/// board_size) do not include some of `game_sizes`. Silent for models that are not files.
+void warn_if_other_board_sizes(const std::string& model_path, const std::map<int, int64_t>& game_sizes);
+
+}  // namespace hane::tools
