@@ -42,18 +42,17 @@ int SumTree::find(double u) const {
 }
 
 PackedWeights::PackedWeights(const SoftmaxModel& model) : fixed_(model.fixed) {
-  size_t n = 0;
-  for (const auto& m : model.patterns) n += m.size();
-  size_t capacity = 16;
-  while (capacity * 5 < n * 8) capacity *= 2;
-  slots_.resize(capacity);
-  mask_ = capacity - 1;
-  shift_ = 64 - std::countr_zero(capacity);
   for (int k = 0; k < kNumPatternKinds; ++k) {
+    Table& t = tables_[k];
+    size_t capacity = 2;
+    while (capacity * 5 < model.patterns[k].size() * 8) capacity *= 2;
+    t.slots.resize(capacity);
+    t.mask = capacity - 1;
+    t.shift = 64 - std::countr_zero(capacity);
     for (const auto& [key, w] : model.patterns[k]) {
-      size_t i = home(k, key);
-      while (slots_[i].kind >= 0) i = (i + 1) & mask_;
-      slots_[i] = {key, w, k};
+      size_t i = t.home(key);
+      while (t.slots[i].used) i = (i + 1) & t.mask;
+      t.slots[i] = {key, w, 1};
     }
   }
 }
