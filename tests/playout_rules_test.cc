@@ -369,9 +369,16 @@ TEST(RulesPolicy, ReadsItsSettings) {
   o.settings["rules.self_atari_stones"] = "0";
   EXPECT_FALSE(rules_options(o).ok());
 
-  absl::StatusOr<std::unique_ptr<PlayoutPolicy>> p = make_rules_policy("", {});
-  ASSERT_TRUE(p.ok());
+  // Through the registry, by name.
+  PolicyOptions good;
+  good.settings["rules.pattern"] = "0";
+  absl::StatusOr<std::unique_ptr<PlayoutPolicy>> p = make_policy("rules", good);
+  ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ((*p)->name(), "rules");
+  EXPECT_EQ(dynamic_cast<RulesPolicy&>(**p).options().pattern, 0);
+  EXPECT_EQ(dynamic_cast<RulesPolicy&>(*(*p)->clone()).options().pattern, 0);
+  EXPECT_FALSE(make_policy("rules:model", {}).ok());
+  EXPECT_FALSE(make_policy("rules", o).ok());
 }
 
 }  // namespace

@@ -276,6 +276,23 @@ TEST(IncrementalPolicy, ClearingAKoMakesTheKoPointLegalAgain) {
   expect_equal_to_full_guess(policy, model, second, false, "end");
 }
 
+TEST(PackedWeights, EveryKeyHasItsModelWeightAndOthersZero) {
+  for (FeatureSet set : {FeatureSet::kRollout, FeatureSet::kTree}) {
+    const auto model = random_model(set, 11);
+    const PackedWeights packed(*model);
+    Rng rng(2);
+    for (int k = 0; k < kNumPatternKinds; ++k) {
+      for (const auto& [key, w] : model->patterns[k]) {
+        ASSERT_EQ(packed.weight(k, key), w) << k;
+        const uint64_t other = key ^ (uint64_t{1} << rng.below(64));
+        if (!model->patterns[k].contains(other)) {
+          ASSERT_EQ(packed.weight(k, other), 0.0f);
+        }
+      }
+    }
+  }
+}
+
 TEST(SoftmaxPlayout, EndsWithTwoPassesAndScores) {
   const auto model = random_model(FeatureSet::kRollout, 3);
   SoftmaxPolicy policy(model);

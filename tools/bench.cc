@@ -94,12 +94,14 @@ void run(const BenchOptions& o) {
   nlohmann::json report;
   std::printf("playouts from the empty board, one thread, %.1f s each (wall clock; CPU time of the thread in "
               "brackets)\n", o.seconds);
-  std::printf("  %-10s %5s  %22s  %20s  %8s\n", "policy", "board", "playouts/s", "µs per move", "moves");
+  int width = 10;
+  for (const std::string& n : names) width = std::max(width, static_cast<int>(n.size()));
+  std::printf("  %-*s %5s  %22s  %20s  %8s\n", width, "policy", "board", "playouts/s", "µs per move", "moves");
   for (size_t i = 0; i < policies.size(); ++i) {
     report["policy_specs"][names[i]] = specs[i];
     for (int size : {9, 19}) {
       const Measured m = measure(*policies[i], size, o);
-      std::printf("  %-10s %2dx%-2d  %10.0f (CPU %8.0f)  %8.3f (CPU %7.3f)  %8.1f\n", names[i].c_str(), size, size,
+      std::printf("  %-*s %2dx%-2d  %10.0f (CPU %8.0f)  %8.3f (CPU %7.3f)  %8.1f\n", width, names[i].c_str(), size, size,
                   m.playouts_per_second, m.cpu_playouts_per_second, m.us_per_move, m.cpu_us_per_move,
                   m.moves_per_playout);
       std::fflush(stdout);

@@ -56,11 +56,14 @@ Vertex GuesserPolicy::sample(Rng& rng) {
   guess();
   if (candidates_.empty()) return Vertex::pass();
   double u = rng.uniform();
-  for (size_t i = 0; i + 1 < candidates_.size(); ++i) {
+  size_t last = 0;  // the last candidate of positive probability, for rounding at the end
+  for (size_t i = 0; i < candidates_.size(); ++i) {
+    if (!(probabilities_[i] > 0)) continue;
+    last = i;
     u -= probabilities_[i];
     if (u < 0) return candidates_[i];
   }
-  return candidates_.back();
+  return candidates_[last];
 }
 
 std::optional<double> GuesserPolicy::probability(Vertex v) {

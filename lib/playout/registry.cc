@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_join.h"
 #include "playout/guesser_policy.h"
+#include "playout/rules.h"
 #include "playout/softmax.h"
 #include "playout/uniform.h"
 #include "predict/load.h"
@@ -48,6 +49,7 @@ absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_guesser(std::string_view mod
 // The registry: one line per policy.
 constexpr PolicyKind kPolicies[] = {
     {"uniform", "", "uniformly random legal moves that fill no own eye (light playouts)", make_uniform},
+    {"rules", "", "hand-written rules: capture, save from atari, MoGo 3x3 patterns, no big self-atari", make_rules_policy},
     {"softmax", "MODEL", "a softmax model's probabilities, kept up to date incrementally", make_softmax},
     {"guesser", "MODEL", "any guesser's probabilities, one full-board guess per move (slow)", make_guesser},
 };

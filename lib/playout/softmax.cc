@@ -1,6 +1,7 @@
 #include "playout/softmax.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -40,8 +41,30 @@ int SumTree::find(double u) const {
   return i;
 }
 
+PackedWeights::PackedWeights(const SoftmaxModel& model) : fixed_(model.fixed) {
+  for (int k = 0; k < kNumPatternKinds; ++k) {
+    Table& t = tables_[k];
+    size_t capacity = 2;
+    while (capacity * 5 < model.patterns[k].size() * 8) capacity *= 2;
+    t.slots.resize(capacity);
+    t.mask = capacity - 1;
+    t.shift = 64 - std::countr_zero(capacity);
+    for (const auto& [key, w] : model.patterns[k]) {
+      size_t i = t.home(key);
+      while (t.slots[i].used) i = (i + 1) & t.mask;
+      t.slots[i] = {key, w, 1};
+    }
+  }
+}
+
 SoftmaxPolicy::SoftmaxPolicy(std::shared_ptr<const SoftmaxModel> model, SoftmaxPolicyOptions options)
-    : model_(std::move(model)), scorer_(model_.get()), options_(options), local_(model_->feature_set == FeatureSet::kRollout) {
+    : SoftmaxPolicy(model, std::make_shared<const PackedWeights>(*model), options) {}
+
+SoftmaxPolicy::SoftmaxPolicy(std::shared_ptr<const SoftmaxModel> model, std::shared_ptr<const PackedWeights> weights,
+                             SoftmaxPolicyOptions options)
+    : model_(std::move(model)), weights_(std::move(weights)), options_(options),
+      local_(model_->feature_set == FeatureSet::kRollout) {
+  updates_.resize(Board::kMaxVertices);
   reset(Board(19), Color::kBlack);
 }
 
@@ -87,62 +110,72 @@ void SoftmaxPolicy::mark_atari_neighbours(Vertex chain) {
   } while (s != chain);
 }
 
-float SoftmaxPolicy::base_score(Vertex v, Color c) {
+bool SoftmaxPolicy::base_features(Vertex v, Color c, CandidateFeatures* f) {
   ++rescored_;
-  constexpr float kNotCandidate = -std::numeric_limits<float>::infinity();
-  if (!board_.is_empty(v) || board_.legal(v, c) != Legality::kLegal) return kNotCandidate;
-  if (options_.exclude_own_eyes && board_.is_eye(v, c)) return kNotCandidate;
-  CandidateFeatures f;
-  // Rollout: the features without the previous move (set_leaf() adds those); tree: all.
+  if (!board_.is_empty(v) || board_.legal(v, c) != Legality::kLegal) return false;
+  if (options_.exclude_own_eyes && board_.is_eye(v, c)) return false;
+  // Rollout: the features without the previous move (sync() adds those); tree: all.
   const Position ctx{&board_, c, local_ ? Vertex::none() : last_, second_last_};
-  candidate_features(model_->feature_set, ctx, v, tracker_.black_code(v), local_ ? nullptr : &states_, &f);
-  return scorer_.score(f);
-}
-
-void SoftmaxPolicy::set_leaf(int ci, Color c, int p) {
-  float s = base_[ci][p];
-  if (s == -std::numeric_limits<float>::infinity()) {
-    tree_[ci].set(slot_of_[p], 0.0);
-    return;
-  }
-  if (local_ && last_.is_point()) {
-    const int delta = p - last_.index();
-    if (delta >= -kMaxDelta && delta <= kMaxDelta && in_diamond_[delta + kMaxDelta]) {
-      CandidateFeatures f;
-      response_features(Position{&board_, c, last_}, Vertex(p), tracker_.black_code(Vertex(p)), &f);
-      s += scorer_.score(f);
-    }
-  }
-  tree_[ci].set(slot_of_[p], std::exp(s));
+  candidate_features(model_->feature_set, ctx, v, tracker_.black_code(v), local_ ? nullptr : &states_, f);
+  return true;
 }
 
 void SoftmaxPolicy::sync(Color c) {
   const int ci = c == Color::kBlack ? 0 : 1;
+  num_updates_ = 0;
+  auto add = [&](int p, bool base) { add_update(p, base); };
   if (full_[ci]) {
     if (!local_) states_.fill(board_);
-    const int n = tree_[ci].slots();
-    for (int s = 0; s < n; ++s) {
-      const int p = vertex_of_[s];
-      base_[ci][p] = base_score(Vertex(p), c);
-      set_leaf(ci, c, p);
-    }
+    for (int16_t p : vertex_of_) add(p, true);
     full_[ci] = false;
   } else {
-    for (int16_t p : pending_[ci]) {
-      base_[ci][p] = base_score(Vertex(p), c);
-      set_leaf(ci, c, p);
-    }
+    for (int16_t p : pending_[ci]) add(p, true);
     // Points whose relation to the previous move changed, and nothing else: their base score
-    // stands.
+    // stands. (Marked so that a point in both diamonds is updated once.)
     if (center_[ci] != last_) {
       for (Vertex center : {center_[ci], last_}) {
         if (!center.is_point()) continue;
         for (int off : diamond_offsets_) {
           const int p = center.index() + off;
-          if (slot_of_[p] >= 0 && mark_[ci][p] != epoch_[ci]) set_leaf(ci, c, p);
+          if (slot_of_[p] >= 0 && mark_[ci][p] != epoch_[ci]) {
+            mark_[ci][p] = epoch_[ci];
+            add(p, false);
+          }
         }
       }
     }
+  }
+  // Features first, with the pattern weights they need prefetched.
+  const bool response = local_ && last_.is_point();
+  const std::span<Update> updates(updates_.data(), num_updates_);
+  for (Update& u : updates) {
+    const Vertex v(u.p);
+    if (u.base) {
+      u.candidate = base_features(v, c, &u.fb);
+      if (u.candidate) weights_->prefetch(u.fb);
+    } else {
+      u.candidate = base_[ci][u.p] != -std::numeric_limits<float>::infinity();
+    }
+    u.response = false;
+    if (u.candidate && response) {
+      const int delta = u.p - last_.index();
+      if (delta >= -kMaxDelta && delta <= kMaxDelta && in_diamond_[delta + kMaxDelta]) {
+        response_features(Position{&board_, c, last_}, v, tracker_.black_code(v), &u.fr);
+        u.response = true;
+        weights_->prefetch(u.fr);
+      }
+    }
+  }
+  // Then the scores: exp(base + response part) in the tree.
+  for (const Update& u : updates) {
+    if (u.base) base_[ci][u.p] = u.candidate ? weights_->score(u.fb) : -std::numeric_limits<float>::infinity();
+    if (!u.candidate) {
+      tree_[ci].set(slot_of_[u.p], 0.0);
+      continue;
+    }
+    float s = base_[ci][u.p];
+    if (u.response) s += weights_->score(u.fr);
+    tree_[ci].set(slot_of_[u.p], std::exp(s));
   }
   center_[ci] = last_;
   pending_[ci].clear();
