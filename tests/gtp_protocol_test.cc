@@ -1,7 +1,13 @@
 // GTP framing, typed arguments, handicap points and the protocol loop with its reader thread.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <ext/stdio_filebuf.h>
+
+#include <atomic>
 #include <sstream>
+#include <thread>
 
 #include "go/vertex.h"
 #include "gtp/args.h"
@@ -140,6 +146,43 @@ TEST(GtpEngine, LiveAnalysisStopsAtTheNextLine) {
   const size_t end = text.find("\n\n", 4);
   ASSERT_NE(end, std::string::npos);
   EXPECT_EQ(text.substr(end), "\n\n=2 hane\n\n=3\n\n");
+}
+
+// A generator that thinks until it is stopped, then passes.
+class Stubborn final : public MoveGenerator {
+ public:
+  explicit Stubborn(std::atomic<bool>* started) : started_(started) {}
+  std::string name() const override { return "stubborn"; }
+  SearchResult genmove(const Game&, const Request& request) override {
+    *started_ = true;
+    while (!request.stop || !*request.stop) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    return {};
+  }
+  EndEstimate estimate_end(const Game&) override { return {}; }
+
+ private:
+  std::atomic<bool>* started_;
+};
+
+// GoGui's "# interrupt" (sent while a command runs) stops genmove, which answers at once.
+TEST(GtpEngine, InterruptStopsGenmove) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  std::atomic<bool> started{false};
+  Engine engine(std::make_unique<Stubborn>(&started));
+  std::thread writer([&] {
+    const auto put = [&](const std::string& s) { ASSERT_EQ(write(fds[1], s.data(), s.size()), static_cast<ssize_t>(s.size())); };
+    put("1 genmove b\n");
+    while (!started) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    put("# interrupt\n2 name\n");
+    close(fds[1]);
+  });
+  __gnu_cxx::stdio_filebuf<char> buf(fds[0], std::ios::in);
+  std::istream in(&buf);
+  std::ostringstream out;
+  engine.run(in, out);
+  writer.join();
+  EXPECT_EQ(out.str(), "=1 pass\n\n=2 hane\n\n");
 }
 
 TEST(GtpEngine, EndOfInputWithoutQuitEnds) {

@@ -708,9 +708,8 @@ int Engine::run(std::istream& in, std::ostream& out) {
     while (std::getline(in, raw)) {
       const bool blank = preprocess(raw).empty();
       const size_t hash = raw.find('#');
-      const bool interrupt =
-          blank && hash != std::string::npos && preprocess(raw.substr(hash + 1)).empty() &&
-          raw.find("interrupt", hash) != std::string::npos;
+      // GoGui's interrupt: a comment line reading "# interrupt".
+      const bool interrupt = blank && hash != std::string::npos && preprocess(raw.substr(hash + 1)) == "interrupt";
       if (interrupt) {
         input->interrupt = true;
         input->waiting = true;
