@@ -191,7 +191,7 @@ TEST_F(CliTest, ModelInfoSummarisesAndDumpSaysWhenItCannot) {
   ASSERT_EQ(hane("train diamond " + path("games9") + " --size 9 --split all --quiet --out " + model).code, 0);
   const Result dump = hane("model info --dump " + model);
   EXPECT_EQ(dump.code, 1);
-  EXPECT_THAT(dump.err, HasSubstr("--dump prints decision trees only"));
+  EXPECT_THAT(dump.err, HasSubstr("--dump: this kind of model has no text form"));
   const Result info = hane("model info " + model + " --json " + path("info.json"));
   EXPECT_EQ(info.code, 0) << info.err;
   EXPECT_THAT(info.out, HasSubstr("board_sizes_seen"));

@@ -70,6 +70,23 @@ std::string check_output(const std::string& path) {
   return "";
 }
 
+// An output folder (match --out): an existing writable folder, or one that can be made in an
+// existing writable folder.
+std::string check_output_folder(const std::string& path) {
+  if (path.empty()) return "empty folder name";
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    if (!fs::is_directory(path, ec)) return "cannot write into " + path + ": not a folder";
+    if (::access(path.c_str(), W_OK | X_OK) != 0) return "cannot write into " + path + ": " + std::strerror(errno);
+    return "";
+  }
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  if (!fs::is_directory(dir, ec)) return "cannot make " + path + ": folder " + dir.string() + " does not exist";
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) return "cannot make " + path + ": " + std::strerror(errno);
+  return "";
+}
+
 std::string check_threads(std::string& value) {
   long long n = 0;
   try {
@@ -117,6 +134,14 @@ void harden_app(CLI::App* app) {
       o->check(validator([](std::string& v) { return check_input(v); }, ""));
     } else if (has_name(o, "file") || (has_name(o, "model") && (app->get_name() == "eval" || app->get_name() == "bench"))) {
       o->check(validator([](std::string& v) { return check_model_input(v); }, ""));
+    } else if (app->get_name() == "match" && has_name(o, "out")) {
+      o->check(validator([](std::string& v) { return check_output_folder(v); }, ""));
+    } else if (app->get_name() == "match" && has_name(o, "json")) {
+      // May name a file inside the --out folder, which the match makes: its folder must be makeable.
+      o->check(validator([](std::string& v) {
+        const fs::path dir = fs::path(v).parent_path();
+        return dir.empty() ? check_output(v) : check_output_folder(dir.string());
+      }, ""));
     } else if (has_name(o, "out") || has_name(o, "json")) {
       o->check(validator([](std::string& v) { return check_output(v); }, ""));
     } else if (has_name(o, "threads")) {

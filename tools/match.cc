@@ -5,6 +5,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <thread>
@@ -143,6 +144,9 @@ int run(const MatchFlags& f, const std::string& command_line) {
   if (!outcome.ok()) throw std::runtime_error(std::string(outcome.status().message()));
   std::fputs(outcome->text.c_str(), stdout);
   if (!f.json_path.empty()) {
+    if (const auto dir = std::filesystem::path(f.json_path).parent_path(); !dir.empty()) {
+      std::filesystem::create_directories(dir);
+    }
     std::ofstream j(f.json_path);
     j << outcome->report.dump(2) << "\n";
     if (!j) throw std::runtime_error("cannot write " + f.json_path);

@@ -139,7 +139,9 @@ std::string SearchPlayer::explain(const Game& game, Color color, Vertex move) {
   const int rank = 1 + static_cast<int>(std::count_if(p.begin(), p.end(), [&](float x) { return x > mine; }));
   char text[96];
   std::snprintf(text, sizeof text, "the guesser's %s choice (%.0f%%)", ordinal(rank).c_str(), 100.0 * mine);
-  return text;
+  // The guesser's own words on the move (its pattern, features or leaf), before the ranking.
+  const std::string why = guesser_->explain(position_of(game, color), move);
+  return why.empty() ? std::string(text) : why + ", " + text;
 }
 
 void SearchPlayer::new_game() { search_->clear(); }
