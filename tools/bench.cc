@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "playout/registry.h"
+#include "search/search.h"
 #include "tools/commands.h"
 #include "tools/corpus_options.h"
 #include "tools/policy_options.h"
@@ -22,6 +23,8 @@ struct BenchOptions {
   uint64_t seed = 1;
   std::string json_path;
   PolicyFlags policy;
+  bool search = false;         // --search: in-search rates too
+  std::string prior = "none";  // --search-prior
 };
 
 using Clock = std::chrono::steady_clock;
@@ -78,6 +81,32 @@ std::vector<std::string> default_specs() {
   return specs;
 }
 
+// In-search rates: genmove from the empty board with 20,000 new simulations on 9x9 and 5,000 on
+// 19x19 (as Pachi's `-t =N` counts them), one thread, each policy with the --search-prior.
+void bench_search(const BenchOptions& o, const std::vector<std::string>& specs, const std::vector<std::string>& names,
+                  nlohmann::json& report) {
+  std::printf("\nin search: genmove from the empty board, one thread, prior %s (wall clock; CPU time in brackets)\n",
+              o.prior.c_str());
+  for (size_t i = 0; i < specs.size(); ++i) {
+    SearchOptions s;
+    s.policy = specs[i];
+    s.policy_options = o.policy.options();
+    s.prior = o.prior;
+    s.seed = o.seed;
+    for (const auto& [size, playouts] : {std::pair{9, int64_t{20000}}, std::pair{19, int64_t{5000}}}) {
+      double cpu = 0;
+      const absl::StatusOr<double> rate = search_playouts_per_second(s, size, playouts, &cpu);
+      if (!rate.ok()) throw std::runtime_error(std::string(rate.status().message()));
+      const double cpu_rate = cpu > 0 ? playouts / cpu : 0;
+      std::printf("  %-10s %2dx%-2d  %10.0f (CPU %8.0f) playouts/s over %lld playouts\n", names[i].c_str(), size, size,
+                  *rate, cpu_rate, static_cast<long long>(playouts));
+      std::fflush(stdout);
+      report["search"][names[i]][std::to_string(size)] = {{"playouts_per_second", *rate},
+                                                          {"cpu_playouts_per_second", cpu_rate}};
+    }
+  }
+}
+
 void run(const BenchOptions& o) {
   const std::vector<std::string> specs = o.policy.specs.empty() ? default_specs() : o.policy.specs;
   // Every policy (and model) is made first: a wrong one fails before any benchmarking.
@@ -115,6 +144,7 @@ void run(const BenchOptions& o) {
       if (specs[i] == "uniform") report["playouts_per_second"][key] = m.playouts_per_second;
     }
   }
+  if (o.search) bench_search(o, specs, names, report);
   if (!o.json_path.empty()) write_json(o.json_path, report);
 }
 
@@ -134,6 +164,12 @@ void add_bench_command(CLI::App& app) {
                   "Also write the results to this JSON file: policies: {NAME: {\"9\"|\"19\": {playouts_per_second, "
                   "cpu_playouts_per_second, us_per_move, cpu_us_per_move, moves_per_playout}}}, policy_specs "
                   "{NAME: SPEC}, and playouts_per_second {\"9\", \"19\"} of the uniform policy");
+  cmd->add_flag("--search", options->search,
+                "Also measure each policy inside the search: genmove from the empty board with 20,000 playouts on "
+                "9x9 and 5,000 on 19x19 (JSON: search: {NAME: {\"9\"|\"19\": {playouts_per_second, "
+                "cpu_playouts_per_second}}})");
+  cmd->add_option("--search-prior", options->prior, "Guesser model for the priors in --search, or none")
+      ->capture_default_str();
   cmd->callback([options] { run(*options); });
 }
 

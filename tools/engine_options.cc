@@ -27,6 +27,17 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
          "Playout policy: uniform, rules, softmax:MODEL, guesser:MODEL (default softmax:PATTERNS/kgs-softmax-rollout.model)")
       ->group(group);
   cmd->add_option_function<std::string>(
+         "--policy-set",
+         [&flags](const std::string& v) {
+           const size_t eq = v.find('=');
+           if (eq == std::string::npos || eq == 0) throw CLI::ValidationError("--policy-set", "KEY=VALUE, not " + v);
+           flags.options.search.policy_options.settings[v.substr(0, eq)] = v.substr(eq + 1);
+         },
+         "A playout policy's own setting KEY=VALUE, keys prefixed by the policy's name (e.g. rules.capture=0.9); "
+         "repeatable")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->group(group);
+  cmd->add_option_function<std::string>(
          "--prior", [&flags](const std::string& v) { flags.options.search.prior = v, flags.default_prior = false; },
          "Guesser model for the priors of new tree nodes, or none (default PATTERNS/kgs-tree.model)")
       ->group(group);

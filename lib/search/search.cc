@@ -146,7 +146,7 @@ absl::StatusOr<std::unique_ptr<Search>> Search::create(const SearchOptions& opti
     return absl::InvalidArgumentError(
         absl::StrCat("resign threshold must be in [0, 1), got ", options.resign_threshold));
   }
-  auto policy = make_policy(options.policy);
+  auto policy = make_policy(options.policy, options.policy_options);
   if (!policy.ok()) return policy.status();
   std::unique_ptr<Guesser> guesser;
   if (!options.prior.empty() && options.prior != "none") {

@@ -41,6 +41,7 @@
 
 #include "absl/status/statusor.h"
 #include "go/game.h"
+#include "playout/registry.h"
 #include "search/time_control.h"
 
 namespace hane {
@@ -49,6 +50,8 @@ struct SearchOptions {
   /// Playout policy spec for make_policy() (playout/registry.h): "uniform", "rules",
   /// "softmax:MODEL", "guesser:MODEL".
   std::string policy = "uniform";
+  /// The policy's own settings (`NAME.KEY` = value, e.g. rules.capture = 0.9; registry.h).
+  PolicyOptions policy_options;
   /// Guesser model file for priors (predict/load.h), or "none" for even priors only.
   std::string prior = "none";
   /// Virtual visits of the guesser prior at p = p_max (see the header comment).
