@@ -243,7 +243,7 @@ CorpusStats read_corpus(const std::vector<std::string>& paths, const CorpusOptio
             add_example(stats.warnings[warning.kind], name + ": " + warning.message);
           }
         }
-        const RecordRules& rules = replay_rules(record, default_record_rules());
+        const RecordRules rules = replay_rules(record, default_record_rules());
         ++stats.rules[record.declared_rules ? rules.name
                       : record.rules.empty()  ? rules.name + " (assumed: no RU)"
                                               : rules.name + " (assumed: unknown RU)"];
