@@ -187,6 +187,44 @@ TEST(PlayoutPolicies, InterfaceSoftmaxEqualsTheIncrementalPolicy) {
   std::filesystem::remove(path);
 }
 
+TEST(PlayoutPolicies, SoftmaxTemperatureRaisesProbabilitiesToOneOverT) {
+  const std::string path = random_softmax_file(6);
+  PolicyOptions hot;
+  hot.settings["softmax.temperature"] = "2";
+  auto plain = make_policy("softmax:" + path);
+  auto flat = make_policy("softmax:" + path, hot);
+  ASSERT_TRUE(plain.ok() && flat.ok());
+  Board b(9);
+  Rng rng(3);
+  for (int move = 0; move < 30; ++move) {
+    const Color c = move % 2 ? Color::kWhite : Color::kBlack;
+    b.play(random_move(b, c, rng), c);
+  }
+  (*plain)->reset(b, Color::kBlack);
+  (*flat)->reset(b, Color::kBlack);
+  // p_T(v) = p(v)^(1/T) / sum_u p(u)^(1/T).
+  double sum = 0;
+  for (int16_t q : b.empty_points()) sum += std::sqrt((*plain)->probability(Vertex(q)).value());
+  int checked = 0;
+  for (int16_t q : b.empty_points()) {
+    const double want = std::sqrt((*plain)->probability(Vertex(q)).value()) / sum;
+    EXPECT_NEAR((*flat)->probability(Vertex(q)).value(), want, 1e-5 + 1e-3 * want);
+    checked += want > 0;
+  }
+  EXPECT_GT(checked, 20);
+  for (const char* bad : {"0", "-1", "x", "1000"}) {
+    PolicyOptions o;
+    o.settings["softmax.temperature"] = bad;
+    EXPECT_FALSE(make_policy("softmax:" + path, o).ok()) << bad;
+  }
+  PolicyOptions typo;
+  typo.settings["softmax.temprature"] = "2";
+  auto refused = make_policy("softmax:" + path, typo);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("softmax.temperature"), std::string_view::npos);
+  std::filesystem::remove(path);
+}
+
 TEST(GuesserPolicy, SamplesByTheGuessersProbabilitiesWithoutOwnEyes) {
   // Black: A5 is an own eye, D2 and E1 suicide; the table's ratios decide the rest.
   const Board b = board_from_ascii(R"(

@@ -1,5 +1,6 @@
 #include "playout/registry.h"
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
 #include "playout/guesser_policy.h"
 #include "playout/rules.h"
@@ -25,8 +26,27 @@ absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_uniform(std::string_view, co
   return std::make_unique<UniformPolicy>();
 }
 
+// softmax.temperature=T (default 1): every weight is divided by T, so the policy plays with
+// probabilities proportional to p^(1/T); T > 1 flattens a model trained for top-1 accuracy
+// (Silver & Tesauro 2009 and Huang, Coulom & Lin 2010 on playout policies that predict well but
+// balance badly).
+absl::StatusOr<double> softmax_temperature(const PolicyOptions& options) {
+  double t = 1;
+  for (const auto& [key, value] : options.settings) {
+    if (!key.starts_with("softmax.")) continue;
+    if (key != "softmax.temperature") {
+      return absl::InvalidArgumentError("policy softmax has no setting '" + key + "' (known: softmax.temperature)");
+    }
+    if (!absl::SimpleAtod(value, &t) || !(t >= 0.05 && t <= 100)) {
+      return absl::InvalidArgumentError("policy setting " + key + "=" + value + ": expected a temperature in [0.05, 100]");
+    }
+  }
+  return t;
+}
+
 absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_softmax(std::string_view model, const PolicyOptions& options) {
-  if (absl::Status s = no_settings("softmax", options); !s.ok()) return s;
+  const absl::StatusOr<double> temperature = softmax_temperature(options);
+  if (!temperature.ok()) return temperature.status();
   const std::string path(model);
   absl::StatusOr<ModelFile> file = read_model_file(path);
   if (!file.ok()) return file.status();
@@ -36,6 +56,13 @@ absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_softmax(std::string_view mod
   }
   absl::StatusOr<SoftmaxModel> m = softmax_model_from_file(*file, path);
   if (!m.ok()) return m.status();
+  if (*temperature != 1) {
+    const float scale = static_cast<float>(1 / *temperature);
+    for (float& w : m->fixed) w *= scale;
+    for (auto& table : m->patterns) {
+      for (auto& [key, w] : table) w *= scale;
+    }
+  }
   return std::make_unique<SoftmaxPolicy>(std::make_shared<const SoftmaxModel>(std::move(*m)));
 }
 
@@ -50,7 +77,7 @@ absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_guesser(std::string_view mod
 constexpr PolicyKind kPolicies[] = {
     {"uniform", "", "uniformly random legal moves that fill no own eye (light playouts)", make_uniform},
     {"rules", "", "hand-written rules: capture, save from atari, MoGo 3x3 patterns, no big self-atari", make_rules_policy},
-    {"softmax", "MODEL", "a softmax model's probabilities, kept up to date incrementally", make_softmax},
+    {"softmax", "MODEL", "a softmax model's probabilities, kept up to date incrementally (setting: softmax.temperature)", make_softmax},
     {"guesser", "MODEL", "any guesser's probabilities, one full-board guess per move (slow)", make_guesser},
 };
 
