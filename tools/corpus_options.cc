@@ -6,6 +6,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "cluster/cluster.h"
 #include "util/progress.h"
 
 namespace hane::tools {
@@ -118,6 +119,7 @@ nlohmann::json corpus_stats_json(const CorpusStats& s) {
 }
 
 void write_json(const std::string& path, const nlohmann::json& report) {
+  if (!cluster::is_root()) return;  // every rank holds the report; rank 0 writes it
   std::ofstream out(path);
   out << report.dump(2) << "\n";
   out.close();

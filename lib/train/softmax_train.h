@@ -6,9 +6,15 @@
 // 2015) in its lazy (sparse) form: each step updates the weights and moments of the features
 // present in the batch only, with the step's bias correction; an L2 penalty (l2 / 2) w^2 is
 // added to the gradient of those features (so rare features are pulled towards 0 whenever
-// they appear). Gradients are computed by `threads` threads on parts of each batch, into
-// per-thread sparse buffers that are summed before the update (synchronous, so a run is
-// deterministic for a given seed and thread count).
+// they appear). The positions are split by game (hash) into `shards` logical shards; a step's
+// gradient is each shard's sum over its positions of the batch (in batch order), then the sum
+// of those shard by shard, so a run is deterministic for a given seed and number of shards
+// whatever the numbers of threads and of ranks. With several ranks (cluster/cluster.h: mpirun)
+// shard s lives on rank s mod ranks, which alone counts its pattern keys, caches its positions
+// and computes its gradients; the key counts are exchanged once, the shard gradients (sparse
+// (id, value) lists) with one allgather per step, and every rank makes the same Adam step: the
+// model is the same as one process's (the data-parallel synchronous SGD of Dean et al.,
+// "Large Scale Distributed Deep Networks", NIPS 2012, without its asynchrony).
 //
 // The work is feature extraction, so it is done once: the training positions (a deterministic
 // random sample of the train games' positions when they do not fit the memory budget) are
@@ -66,7 +72,10 @@ struct SoftmaxTrainOptions {
   /// What decides the best epoch and whether an epoch improved: validation "loglik" (smooth:
   /// the default) or "top1" (noisier: ties stop training early).
   std::string select = "loglik";
-  /// Threads for extraction and training (0: one per core).
+  /// Logical shards of the training and validation games (see above): the model depends on
+  /// this number but not on threads or ranks; at most this many ranks (and threads) do work.
+  int shards = 16;
+  /// Threads for extraction and training (0: one per core); on each rank.
   int threads = 0;
   uint64_t seed = 1;
   bool progress = true;
