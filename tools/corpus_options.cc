@@ -74,7 +74,7 @@ CorpusOptions CorpusFlags::options() const {
 }
 
 void print_corpus_summary(const CorpusStats& s) {
-  if (g_quiet) return;
+  if (g_quiet || !cluster::is_root()) return;  // with several ranks, rank 0 says it
   std::fprintf(stderr, "games: %lld read, %lld kept", static_cast<long long>(s.games_read),
                static_cast<long long>(s.games_kept));
   if (s.other_split > 0) std::fprintf(stderr, ", %lld in other splits", static_cast<long long>(s.other_split));

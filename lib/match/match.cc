@@ -274,7 +274,7 @@ absl::StatusOr<int64_t> play_rounds(const MatchOptions& o, const std::vector<con
     for (auto& e : set) e->stop();
   }
   progress.finish();
-  if (!o.progress) Progress::set_enabled(true);
+  if (!o.progress && root) Progress::set_enabled(true);  // (the other ranks never show progress)
   if (results_file) std::fclose(results_file);
   if (!failure.ok()) return failure;
   return played;

@@ -76,8 +76,11 @@ void PositionCache::add(std::span<uint32_t> ids, std::span<const uint32_t> offse
   }
   out[0] = classes;
   // Into the current block, or a new one: blocks are never reallocated, so positions stay put.
-  if (blocks_.empty() || block_used_ + out.size() > kBlockWords) {
-    blocks_.push_back(std::make_unique<uint32_t[]>(std::max(kBlockWords, out.size())));
+  // Blocks double from 256 KB up to 64 MB, so that many small caches (one per shard) stay small.
+  if (blocks_.empty() || block_used_ + out.size() > block_words_) {
+    block_words_ = std::max(out.size(), blocks_.empty() ? kFirstBlockWords : std::min(kBlockWords, 2 * block_words_));
+    blocks_.push_back(std::make_unique_for_overwrite<uint32_t[]>(block_words_));
+    allocated_words_ += block_words_;
     block_used_ = 0;
   }
   uint32_t* dst = blocks_.back().get() + block_used_;

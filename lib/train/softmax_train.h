@@ -103,7 +103,7 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
 // ---------------------------------------------------------------------------------------------
 // The pieces, exposed for tests.
 
-/// Positions in the compact form training uses, in blocks of 64 MB that never move. Layout of
+/// Positions in the compact form training uses, in blocks (256 KB doubling to 64 MB) that never move. Layout of
 /// a position, in 32-bit words: [number of classes] [index of the played move's class], then
 /// for each class [count | number of fixed ids << 16 | number of pattern ids << 24], the fixed
 /// ids (< num_fixed) packed four to a word, then the pattern ids.
@@ -117,7 +117,7 @@ class PositionCache {
   void add(std::span<uint32_t> ids, std::span<const uint32_t> offsets, int played);
   size_t size() const { return positions_.size(); }
   /// Memory held (blocks and index).
-  size_t bytes() const { return blocks_.size() * kBlockWords * 4 + positions_.capacity() * 8; }
+  size_t bytes() const { return allocated_words_ * 4 + positions_.capacity() * 8; }
   const uint32_t* position(size_t i) const { return positions_[i]; }
 
   /// Position i decoded (for tests): its classes, and the played class through `played`.
@@ -128,10 +128,13 @@ class PositionCache {
   std::vector<Class> classes(size_t i, int* played = nullptr) const;
 
  private:
+  static constexpr size_t kFirstBlockWords = size_t{1} << 16;
   static constexpr size_t kBlockWords = size_t{1} << 24;
   uint32_t num_fixed_ = 0;
   std::vector<std::unique_ptr<uint32_t[]>> blocks_;
-  size_t block_used_ = 0;
+  size_t block_words_ = 0;      // capacity of the last block
+  size_t block_used_ = 0;       // words used in it
+  size_t allocated_words_ = 0;  // in every block
   std::vector<const uint32_t*> positions_;
   std::vector<std::pair<uint64_t, uint32_t>> order_;  // scratch: (hash of ids, candidate)
   std::vector<uint8_t> done_;                         // scratch
