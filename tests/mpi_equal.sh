@@ -76,4 +76,8 @@ if [ ! -s eval.pairs ] || ! awk '{ split($1, a, ":"); split($2, b, ":");
 else
   echo "equal: eval ($(wc -l < eval.pairs) figures)"
 fi
+# The 2-rank runs really were one job of two ranks (not two copies of one process).
+for f in two/report.json two.softmax two.tree two.eval.json; do
+  grep -aq '"ranks": *2' "$f" || { echo "NOT 2 RANKS: $f"; fail=1; }
+done
 exit $fail

@@ -134,6 +134,7 @@ void train_tree(const TreeFlags& f) {
       {"validation_candidates", val.rows.size()},
       {"sample_bytes", sample_bytes + val_bytes},
       {"seed", f.seed},
+      {"ranks", cluster::size()},
       {"read_seconds", read_seconds},
       {"sample_seconds", sample_seconds},
   };
