@@ -30,9 +30,9 @@ check() {  # check WHAT FILE1 FILE2
 
 # 1. Match: every game's SGF (without its date) and result line (without timings).
 match=(match -e uniform=hane:"--policy uniform --prior none --playouts 50"
-       -e rules=hane:"--prior none --playouts 50" --size 7 --games 8 --parallel 1 --quiet --no-plots)
-"$hane" "${match[@]}" --out one > /dev/null
-"${run2[@]}" "$hane" "${match[@]}" --out two > /dev/null
+       -e rules=hane:"--prior none --playouts 50" --size 7 --parallel 1 --quiet --no-plots)
+"$hane" "${match[@]}" --games 8 --out one > /dev/null
+"${run2[@]}" "$hane" "${match[@]}" --games 8 --out two > /dev/null
 for d in one two; do
   cat "$d"/sgf/*.sgf | sed 's/DT\[[^]]*\]//g' > "$d.sgf.txt"
   sed 's/"seconds":[^,}]*//g; s/"move_seconds":\[[^]]*\]//g; s/"date":"[^"]*"//g' "$d/results.jsonl" | sort > "$d.results.txt"
@@ -44,9 +44,17 @@ check "match results" one.results.txt two.results.txt
 mkdir -p three
 cp one/match.json three/
 head -3 one/results.jsonl > three/results.jsonl
-"${run2[@]}" "$hane" "${match[@]}" --out three > /dev/null
+"${run2[@]}" "$hane" "${match[@]}" --games 8 --out three > /dev/null
 cat three/sgf/*.sgf | sed 's/DT\[[^]]*\]//g' > three.sgf.txt
 check "resumed match SGFs" one.sgf.txt three.sgf.txt
+
+# With an SPRT that decides early: the same games, the round's later games left out.
+"$hane" "${match[@]}" --games 40 --sprt elo0=0,elo1=200 --out one-sprt > /dev/null
+"${run2[@]}" "$hane" "${match[@]}" --games 40 --sprt elo0=0,elo1=200 --out two-sprt > /dev/null
+for d in one-sprt two-sprt; do
+  sed 's/"seconds":[^,}]*//g; s/"move_seconds":\[[^]]*\]//g; s/"date":"[^"]*"//g' "$d/results.jsonl" | sort > "$d.txt"
+done
+check "match with an SPRT" one-sprt.txt two-sprt.txt
 
 # 2. Trainers, on the match's games: the model payloads (weights, tree) must be equal.
 corpus=(one/sgf --size 7 --min-moves 1 --quiet --threads 1)
