@@ -35,8 +35,9 @@ int main(int argc, char** argv) {
   hane::tools::add_play_command(app);
   hane::tools::add_match_command(app);
   const int rc = hane::tools::run(app, argc, argv);
-  // A rank that fails ends them all (the others may be waiting in a collective).
-  if (rc != 0 && hane::cluster::size() > 1) hane::cluster::abort_all(rc);
+  // A rank that fails ends them all (the others may be waiting in a collective). Ctrl-C
+  // (mpirun passes it to every rank) is agreed on by the ranks, which then end normally.
+  if (rc != 0 && rc != hane::tools::kExitInterrupted && hane::cluster::size() > 1) hane::cluster::abort_all(rc);
   hane::cluster::finalize();
   return rc;
 }
