@@ -487,6 +487,35 @@ TEST(SoftmaxTrain, LearnsToAnswerThePreviousMoveAndSurvivesTheModelFile) {
   fs::remove(path);
 }
 
+// Gradients are summed per logical shard, then shard by shard: the weights do not depend on the
+// number of threads (nor, the same way, on the number of MPI ranks: tests/mpi_equal.sh), only
+// on the number of shards.
+TEST(SoftmaxTrain, SameModelForAnyNumberOfThreads) {
+  Rng rng(7);
+  const std::vector<CorpusGame> train = games_from(answering_games(rng, 40));
+  const std::vector<CorpusGame> validation = games_from(answering_games(rng, 6), Split::kValidation);
+  auto weights = [&](int threads, int shards) {
+    SoftmaxTrainOptions o;
+    o.progress = false;
+    o.min_count = 1;
+    o.max_epochs = 2;
+    o.batch_size = 8;
+    o.threads = threads;
+    o.shards = shards;
+    const SoftmaxModel m = train_softmax(train, validation, o);
+    std::vector<float> w = m.fixed;
+    for (const auto& kind : m.patterns) {
+      std::vector<std::pair<uint64_t, float>> sorted(kind.begin(), kind.end());
+      std::sort(sorted.begin(), sorted.end());
+      for (const auto& [key, v] : sorted) w.push_back(v);
+    }
+    return w;
+  };
+  const std::vector<float> one = weights(1, 5);
+  EXPECT_EQ(one, weights(3, 5));  // bit for bit
+  EXPECT_NE(one, weights(1, 2));  // another shard count sums in another order
+}
+
 SoftmaxModel small_model() {
   SoftmaxModel m;
   m.feature_set = FeatureSet::kRollout;

@@ -303,6 +303,8 @@ int run(CLI::App& app, int argc, char** argv) {
   }
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();  // a command's own code (hane match: 130 when interrupted)
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);  // prints help, version or the error
     return code == 0 ? kExitOk : kExitUsage;

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "cluster/cluster.h"
 #include "util/progress.h"
 
 namespace hane::tools {
@@ -73,7 +74,7 @@ CorpusOptions CorpusFlags::options() const {
 }
 
 void print_corpus_summary(const CorpusStats& s) {
-  if (g_quiet) return;
+  if (g_quiet || !cluster::is_root()) return;  // with several ranks, rank 0 says it
   std::fprintf(stderr, "games: %lld read, %lld kept", static_cast<long long>(s.games_read),
                static_cast<long long>(s.games_kept));
   if (s.other_split > 0) std::fprintf(stderr, ", %lld in other splits", static_cast<long long>(s.other_split));
@@ -118,6 +119,7 @@ nlohmann::json corpus_stats_json(const CorpusStats& s) {
 }
 
 void write_json(const std::string& path, const nlohmann::json& report) {
+  if (!cluster::is_root()) return;  // every rank holds the report; rank 0 writes it
   std::ofstream out(path);
   out << report.dump(2) << "\n";
   out.close();

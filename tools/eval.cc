@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "cluster/cluster.h"
 #include "eval/evaluate.h"
 #include "predict/load.h"
 #include "tools/cli.h"
@@ -97,6 +98,7 @@ void run_eval(const EvalFlags& f) {
     report["models"] = nlohmann::json::array();
     for (size_t i = 0; i < guessers.size(); ++i) report["models"].push_back(entry(i));
     report["corpus"] = corpus_stats_json(stats);
+    report["ranks"] = cluster::size();  // MPI processes that shared the games
     write_json(f.json_path, report);
   }
 }
@@ -114,7 +116,7 @@ void add_eval_command(CLI::App& app) {
   cmd->add_option("--json", flags->json_path,
                   "Also write the results as JSON: {\"models\": [one object per --model, in order: model, label, "
                   "guesser, positions, top1, top3, top5, top10, log_likelihood, us_per_guess, ratio, by_phase], "
-                  "\"corpus\": {...}}, whether one or several models are measured");
+                  "\"corpus\": {...}, \"ranks\": MPI processes}, whether one or several models are measured");
   cmd->callback([flags] { run_eval(*flags); });
 }
 

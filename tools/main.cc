@@ -1,11 +1,26 @@
 // hane: learn weak move guessers from Go game records, and measure them.
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
+#include <cstring>
+
+#include "cluster/cluster.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/version.h"
+#include "util/progress.h"
 
 int main(int argc, char** argv) {
+  // Under mpirun/srun, match, eval and train run on every rank (lib/cluster). Only they start
+  // MPI: other commands (the `hane gtp` children of a match) run alone, as they inherit the
+  // launcher's environment. Rank 0 prints; the others keep stderr for their errors.
+  const bool distributed = argc > 1 && (!std::strcmp(argv[1], "match") || !std::strcmp(argv[1], "eval") ||
+                                        !std::strcmp(argv[1], "train"));
+  if (distributed) hane::cluster::init(&argc, &argv);
+  if (!hane::cluster::is_root()) {
+    if (!std::freopen("/dev/null", "w", stdout)) return 1;
+    hane::Progress::set_enabled(false);
+  }
   CLI::App app{"hane: learn weak move guessers from Go game records, and measure them.\n"
                "Exit codes: 0 success, 1 the work failed, 2 usage (bad command line, missing input, "
                "unwritable output), 130 interrupted."};
@@ -19,5 +34,10 @@ int main(int argc, char** argv) {
   hane::tools::add_gtp_command(app);
   hane::tools::add_play_command(app);
   hane::tools::add_match_command(app);
-  return hane::tools::run(app, argc, argv);
+  const int rc = hane::tools::run(app, argc, argv);
+  // A rank that fails ends them all (the others may be waiting in a collective). Ctrl-C
+  // (mpirun passes it to every rank) is agreed on by the ranks, which then end normally.
+  if (rc != 0 && rc != hane::tools::kExitInterrupted && hane::cluster::size() > 1) hane::cluster::abort_all(rc);
+  hane::cluster::finalize();
+  return rc;
 }

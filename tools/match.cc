@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "cluster/cluster.h"
 #include "corpus/source.h"
 #include "go/game.h"
 #include "match/match.h"
@@ -143,7 +144,7 @@ int run(const MatchFlags& f, const std::string& command_line) {
   auto outcome = run_match(o, &g_interrupted);
   if (!outcome.ok()) throw std::runtime_error(std::string(outcome.status().message()));
   std::fputs(outcome->text.c_str(), stdout);
-  if (!f.json_path.empty()) {
+  if (!f.json_path.empty() && cluster::is_root()) {
     if (const auto dir = std::filesystem::path(f.json_path).parent_path(); !dir.empty()) {
       std::filesystem::create_directories(dir);
     }
@@ -183,7 +184,8 @@ void add_match_command(CLI::App& app) {
                   "colours swapped");
   cmd->add_option("--opening-moves", flags->opening_moves, "moves taken from each opening record")->check(CLI::PositiveNumber);
   cmd->add_option("--seed", flags->seed, "seed of the schedule's per-game seeds");
-  cmd->add_option("-p,--parallel", flags->parallel, "games at once (default: one per core)");
+  cmd->add_option("-p,--parallel", flags->parallel,
+                  "games at once (default: one per core); under mpirun, games at once on each rank");
   cmd->add_option("--sprt", flags->sprt,
                   "elo0=0,elo1=50,alpha=0.05,beta=0.05[,model=logistic|normalized][,per=pair|game]: stop when the "
                   "GSPRT decides (elo0/elo1 are logistic Elo unless model=normalized; default per pair)");

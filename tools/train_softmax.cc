@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "cluster/cluster.h"
 #include "train/softmax_train.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
@@ -51,6 +52,7 @@ void train(SoftmaxFlags& f) {
     InterruptScope scope("stopping after this epoch, keeping the best epoch so far");
     return train_softmax(train_games, validation_games, o);
   }();
+  if (!cluster::is_root()) return;  // rank 0 writes the model and the report
   model.training["inputs"] = f.corpus.paths;
   model.training["corpus"] = corpus_stats_json(stats);
   if (absl::Status s = save_softmax_model(model, f.out); !s.ok()) throw std::runtime_error(std::string(s.message()));
@@ -122,6 +124,12 @@ void add_train_softmax_command(CLI::App* train_app) {
       ->capture_default_str();
   cmd->add_option("--select", o.select, "Keep the epoch with the best validation loglik or top1 (also what early stopping watches)")
       ->check(CLI::IsMember({"top1", "loglik"}))
+      ->capture_default_str();
+  cmd->add_option("--shards", o.shards,
+                  "Logical shards of the games: gradients are summed per shard, then shard by shard, so the model "
+                  "depends on this number but not on --threads or on the number of MPI ranks (at most this many "
+                  "ranks work)")
+      ->check(CLI::Range(1, 4096))
       ->capture_default_str();
   cmd->add_option("--seed", o.seed, "Seed for sampling and shuffling")->capture_default_str();
   cmd->add_option("--json", flags->json_path, "Also write the training report (epochs, sizes, options) as JSON");

@@ -3,7 +3,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <span>
 
+#include "cluster/cluster.h"
 #include "train/tree_train.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
@@ -75,7 +77,9 @@ void train_tree(const TreeFlags& f) {
   so.seed = f.seed;
   so.threads = f.corpus.threads;
   so.progress = !f.corpus.quiet;
+  so.share_over_ranks = true;  // with several ranks: each samples its share of the games
   TreeSample sample = sample_tree_inputs(train, so);
+  so.share_over_ranks = false;  // the validation sample is whole on every rank
   TreeSample val;
   if (!validation.empty() && f.validation_positions > 0) {
     so.positions = f.validation_positions;
@@ -98,7 +102,9 @@ void train_tree(const TreeFlags& f) {
                with_thousands(sample.positions).c_str(), with_thousands(static_cast<int64_t>(sample.rows.size())).c_str(),
                with_thousands(sample.legal_moves).c_str(), sample_bytes / 1e6, with_thousands(val.positions).c_str(),
                with_thousands(static_cast<int64_t>(val.rows.size())).c_str(), val_bytes / 1e6, sample_seconds);
-  if (sample.rows.empty()) throw std::runtime_error("the sample is empty: no positions drawn");
+  int64_t candidates_kept = static_cast<int64_t>(sample.rows.size());  // on every rank
+  cluster::allreduce_sum(std::span(&candidates_kept, 1));
+  if (candidates_kept == 0) throw std::runtime_error("the sample is empty: no positions drawn");
 
   TreeTrainOptions o;
   o.max_leaves = f.leaves;
@@ -122,12 +128,13 @@ void train_tree(const TreeFlags& f) {
       {"validation_games", num_validation},
       {"positions_sampled", sample.positions},
       {"candidates", sample.legal_moves},
-      {"candidates_kept", sample.rows.size()},
+      {"candidates_kept", candidates_kept},
       {"negatives_kept", f.negatives},
       {"validation_positions", val.positions},
       {"validation_candidates", val.rows.size()},
       {"sample_bytes", sample_bytes + val_bytes},
       {"seed", f.seed},
+      {"ranks", cluster::size()},
       {"read_seconds", read_seconds},
       {"sample_seconds", sample_seconds},
   };
@@ -137,6 +144,7 @@ void train_tree(const TreeFlags& f) {
     t.training["growth"] = growth;
   };
   finish(result.tree);
+  if (!cluster::is_root()) return;  // rank 0 writes the model and the report
   if (absl::Status s = save_tree(result.tree, f.out); !s.ok()) throw std::runtime_error(std::string(s.message()));
   std::vector<std::string> snapshot_files;
   for (size_t i = 0; i < result.snapshots.size(); ++i) {
@@ -156,7 +164,7 @@ void train_tree(const TreeFlags& f) {
   std::printf("grew a decision tree on %s games (%s positions sampled, %s candidates kept) in %.1f s "
               "(read %.1f s, sample %.1f s, growth %.1f s)\n",
               with_thousands(num_train).c_str(), with_thousands(sample.positions).c_str(),
-              with_thousands(static_cast<int64_t>(sample.rows.size())).c_str(), seconds, read_seconds, sample_seconds,
+              with_thousands(candidates_kept).c_str(), seconds, read_seconds, sample_seconds,
               result.seconds);
   std::printf("tree: %s leaves (grown to %s%s), depth %d\n", with_thousands(result.tree.num_leaves()).c_str(),
               with_thousands(result.curve.back().leaves).c_str(),

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "cluster/cluster.h"
 #include "corpus/replay.h"
 #include "util/parallel.h"
 #include "util/progress.h"
@@ -72,7 +73,12 @@ void evaluate_game(Guesser& guesser, const CorpusGame& game, EvalResult& r, std:
 
 }  // namespace
 
-EvalResult evaluate(const Guesser& guesser, const std::vector<CorpusGame>& games, const EvalOptions& options) {
+EvalResult evaluate(const Guesser& guesser, const std::vector<CorpusGame>& all_games, const EvalOptions& options) {
+  // With several ranks, this rank's games (by the stable game hash); the sums are reduced below.
+  std::vector<const CorpusGame*> games;
+  for (const CorpusGame& g : all_games) {
+    if (static_cast<int>(g.hash % static_cast<uint64_t>(cluster::size())) == cluster::rank()) games.push_back(&g);
+  }
   const int threads = thread_count(options.threads);
   std::vector<EvalResult> results(threads);
   std::vector<std::unique_ptr<Guesser>> clones(threads);
@@ -82,11 +88,27 @@ EvalResult evaluate(const Guesser& guesser, const std::vector<CorpusGame>& games
   Progress progress("evaluating " + guesser.name(), "games", static_cast<int64_t>(games.size()));
   parallel_for(
       games.size(), threads,
-      [&](int w, size_t i) { evaluate_game(*clones[w], games[i], results[w], moves[w], scores[w]); },
+      [&](int w, size_t i) { evaluate_game(*clones[w], *games[i], results[w], moves[w], scores[w]); },
       options.progress ? std::function<void(int64_t)>([&](int64_t done) { progress.update(done); }) : nullptr);
   if (options.progress) progress.finish();
   EvalResult total;
   for (const EvalResult& r : results) total.add(r);
+  if (cluster::size() > 1) {
+    std::vector<int64_t> counts = {total.positions};
+    counts.insert(counts.end(), total.phase_positions.begin(), total.phase_positions.end());
+    std::vector<double> sums(total.top.begin(), total.top.end());
+    sums.push_back(total.log_likelihood);
+    sums.push_back(total.guess_seconds);
+    sums.insert(sums.end(), total.phase_top1.begin(), total.phase_top1.end());
+    cluster::allreduce_sum(counts);
+    cluster::allreduce_sum(sums);
+    total.positions = counts[0];
+    std::copy(counts.begin() + 1, counts.end(), total.phase_positions.begin());
+    std::copy(sums.begin(), sums.begin() + total.top.size(), total.top.begin());
+    total.log_likelihood = sums[total.top.size()];
+    total.guess_seconds = sums[total.top.size() + 1];
+    std::copy(sums.begin() + total.top.size() + 2, sums.end(), total.phase_top1.begin());
+  }
   total.has_probabilities = guesser.gives_probabilities();
   return total;
 }

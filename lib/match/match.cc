@@ -3,21 +3,26 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "cluster/cluster.h"
 #include "match/report.h"
 #include "match/result.h"
 #include "util/parallel.h"
@@ -165,6 +170,120 @@ std::string progress_note(const std::vector<GameResult>& games, const ReportCont
   return note;
 }
 
+absl::StatusOr<MatchOutcome> finish_match(const MatchOptions& o, const std::vector<GameAssignment>& schedule,
+                                          const std::vector<GameResult>& results, int64_t played, ReportContext& ctx,
+                                          const std::atomic<bool>* interrupt, bool decided);
+
+// Several ranks (cluster/cluster.h): the games left are played in rounds of 2 x --parallel
+// games per rank, game j of a round on rank j mod ranks; after each round rank 0 gathers the
+// finished games and writes their SGFs and results lines in schedule order, checking the SPRT
+// after each (every earlier game is then finished: the schedule-order prefix); when it decides,
+// the round's later games are not recorded, and every rank learns whether to stop (SPRT
+// decided, a failure, Ctrl-C on any rank). Returns the games recorded
+// this run (at rank 0; the other ranks return 0, and failures are reported by rank 0).
+absl::StatusOr<int64_t> play_rounds(const MatchOptions& o, const std::vector<const GameAssignment*>& pending,
+                                    std::vector<GameResult>& results, const std::string& results_path,
+                                    const std::atomic<bool>* interrupt,
+                                    const std::function<bool(const std::vector<GameResult>&)>& decided,
+                                    const std::function<std::string()>& note) {
+  const int ranks = cluster::size(), me = cluster::rank();
+  const bool root = me == 0;
+  const int workers = thread_count(o.parallel);
+  const size_t round_size = static_cast<size_t>(2 * workers) * ranks;
+  std::vector<std::vector<std::unique_ptr<EngineProcess>>> engines(workers);
+  for (auto& set : engines) {
+    for (const EngineSpec& e : o.engines) set.push_back(std::make_unique<EngineProcess>(e));
+  }
+  std::FILE* results_file = root ? std::fopen(results_path.c_str(), "ab") : nullptr;
+  absl::Status failure;
+  if (root && !results_file) failure = absl::InternalError(absl::StrCat("cannot open ", results_path));
+  bool stop = cluster::any(root && (!failure.ok() || decided(results)));
+  int64_t played = 0;
+  Progress progress("match", "games", static_cast<int64_t>(pending.size()));
+  if (!o.progress) Progress::set_enabled(false);
+  for (size_t first = 0; !stop && first < pending.size(); first += round_size) {
+    const size_t last = std::min(pending.size(), first + round_size);
+    std::vector<const GameAssignment*> mine;
+    for (size_t j = first; j < last; ++j) {
+      if (static_cast<int>((j - first) % ranks) == me) mine.push_back(pending[j]);
+    }
+    std::vector<std::optional<absl::StatusOr<GameResult>>> got(mine.size());
+    {
+      std::atomic<size_t> next{0};
+      std::vector<std::jthread> pool;
+      for (int w = 0; w < std::min<int>(workers, static_cast<int>(mine.size())); ++w) {
+        pool.emplace_back([&, w] {
+          for (size_t k = next++; k < mine.size() && !(interrupt && *interrupt); k = next++) {
+            const GameAssignment& a = *mine[k];
+            got[k] = play_game(o.game, a, *engines[w][a.black], *engines[w][a.white], interrupt, o.out_dir + "/stderr");
+          }
+        });
+      }
+    }
+    nlohmann::json message = {{"games", nlohmann::json::array()}, {"error", ""}};
+    for (auto& r : got) {
+      if (!r) continue;
+      if (r->ok()) {
+        (*r)->date = utc_date();
+        message["games"].push_back(to_json(**r));
+      } else if (r->status().code() != absl::StatusCode::kCancelled && message["error"] == "") {
+        message["error"] = std::string(r->status().message());
+      }
+    }
+    const std::vector<std::string> all = cluster::gather(message.dump());
+    bool stop_here = false;
+    if (root) {
+      std::vector<GameResult> round;
+      for (size_t r = 0; r < all.size(); ++r) {
+        const nlohmann::json j = nlohmann::json::parse(all[r], nullptr, false);
+        if (j.is_discarded()) {
+          if (failure.ok()) failure = absl::InternalError(absl::StrCat("rank ", r, " sent an unreadable message"));
+          continue;
+        }
+        if (j["error"] != "" && failure.ok()) {
+          failure = absl::FailedPreconditionError(absl::StrCat("rank ", r, ": ", j["error"].get<std::string>()));
+        }
+        for (const nlohmann::json& g : j["games"]) {
+          auto game = game_from_json(g);
+          if (!game.ok()) {
+            if (failure.ok()) failure = absl::InternalError(absl::StrCat("rank ", r, ": ", game.status().message()));
+            continue;
+          }
+          round.push_back(std::move(*game));
+        }
+      }
+      std::sort(round.begin(), round.end(), [](const GameResult& a, const GameResult& b) { return a.index < b.index; });
+      for (GameResult& g : round) {
+        absl::Status s = write_file_atomic(sgf_path(o.out_dir, g.index), game_sgf(g));
+        const std::string line = to_json(g).dump() + "\n";
+        if (s.ok() && (std::fwrite(line.data(), 1, line.size(), results_file) != line.size() || std::fflush(results_file) != 0)) {
+          s = absl::InternalError(absl::StrCat("cannot append to ", results_path));
+        }
+        if (!s.ok()) {
+          if (failure.ok()) failure = s;
+          break;
+        }
+        results.push_back(std::move(g));
+        ++played;
+        // The SPRT on the schedule-order prefix: the round's later games are dropped, so the
+        // results are those of one process playing game after game.
+        if (decided(results)) break;
+      }
+      stop_here = !failure.ok() || decided(results);
+      progress.update(played, note());
+    }
+    stop = cluster::any(stop_here || (interrupt && *interrupt));
+  }
+  for (auto& set : engines) {
+    for (auto& e : set) e->stop();
+  }
+  progress.finish();
+  if (!o.progress && root) Progress::set_enabled(true);  // (the other ranks never show progress)
+  if (results_file) std::fclose(results_file);
+  if (!failure.ok()) return failure;
+  return played;
+}
+
 }  // namespace
 
 absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<bool>* interrupt) {
@@ -190,6 +309,15 @@ absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<
                                                        " is illegal or out of turn"));
     }
   }
+  // Rank 0 (the only one with one process) reads and repairs the folder; the other ranks only
+  // need the games left, which it broadcasts.
+  const bool root = cluster::is_root();
+  const int ranks = cluster::size();
+  const std::vector<Pairing> pairings = make_pairings(n, o.gauntlet);
+  const std::vector<GameAssignment> schedule = make_schedule(pairings, o.games, o.openings, o.seed);
+  const std::string results_path = o.out_dir + "/results.jsonl";
+  std::vector<GameResult> results;
+  auto prepare = [&]() -> absl::Status {
   std::error_code ec;
   for (const char* sub : {"", "/sgf", "/stderr"}) {
     fs::create_directories(o.out_dir + sub, ec);
@@ -210,9 +338,6 @@ absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<
     return s;
   }
 
-  const std::vector<Pairing> pairings = make_pairings(n, o.gauntlet);
-  const std::vector<GameAssignment> schedule = make_schedule(pairings, o.games, o.openings, o.seed);
-  const std::string results_path = o.out_dir + "/results.jsonl";
   Loaded loaded = load_results(results_path, schedule);
   for (const std::string& p : loaded.problems) std::fprintf(stderr, "match: %s\n", p.c_str());
   if (loaded.rewrite) {
@@ -247,11 +372,32 @@ absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<
     }
   }
 
-  std::vector<GameResult> results;
   for (auto& [idx, g] : loaded.games) results.push_back(std::move(g));
-  std::vector<const GameAssignment*> pending;
+  return absl::OkStatus();
+  };
+  absl::Status prepared = root ? prepare() : absl::OkStatus();
   std::set<int64_t> done;
   for (const GameResult& g : results) done.insert(g.index);
+  if (ranks > 1) {
+    // Rank 0's error, or the games already played, to every rank.
+    std::string message(prepared.message());
+    cluster::broadcast(message);
+    if (!message.empty()) return prepared.ok() ? absl::FailedPreconditionError("rank 0: " + message) : prepared;
+    std::string indices;
+    for (int64_t i : done) indices.append(reinterpret_cast<const char*>(&i), sizeof i);
+    cluster::broadcast(indices);
+    for (size_t k = 0; k + sizeof(int64_t) <= indices.size(); k += sizeof(int64_t)) {
+      int64_t i = 0;
+      std::memcpy(&i, indices.data() + k, sizeof i);
+      done.insert(i);
+    }
+    std::error_code ec;
+    fs::create_directories(o.out_dir + "/stderr", ec);  // engines' stderr, on this rank's machine
+    if (ec) return absl::InternalError(absl::StrCat("cannot create ", o.out_dir, "/stderr: ", ec.message()));
+  } else if (!prepared.ok()) {
+    return prepared;
+  }
+  std::vector<const GameAssignment*> pending;
   for (const GameAssignment& a : schedule) {
     if (!done.contains(a.index)) pending.push_back(&a);
   }
@@ -271,23 +417,36 @@ absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<
   ctx.provenance["games_before_this_run"] = results.size();
 
   // Every engine must start and answer before any game.
+  // (On every rank: each starts its own engines.)
+  absl::Status checked = absl::OkStatus();
   for (const EngineSpec& e : o.engines) {
     EngineProcess check(e);
     check.client().set_cancel_flag(interrupt);
     const uint64_t seed = schedule.empty() ? 1 : schedule.front().seed;
     if (absl::Status s = check.ensure_started(seed, o.game.command_timeout_s); !s.ok()) {
       std::string msg(s.message());
+      if (ranks > 1) msg = absl::StrCat("rank ", cluster::rank(), ": ", msg);
       for (const std::string& l : check.last_stderr()) absl::StrAppend(&msg, "\n  stderr: ", l);
-      return absl::FailedPreconditionError(msg);
+      checked = absl::FailedPreconditionError(msg);
+      break;
     }
     ctx.gtp_names.push_back(check.gtp_name());
     ctx.gtp_versions.push_back(check.gtp_version());
     check.stop();
   }
+  if (cluster::any(!checked.ok())) {
+    return checked.ok() ? absl::FailedPreconditionError("an engine did not start on another rank (see its message)") : checked;
+  }
 
   auto sprt_decided = [&](const std::vector<GameResult>& games) {
     return o.sprt && sprt_state(count_pairing(games, 0, pairings[0]), *o.sprt).decision != "continue";
   };
+  if (ranks > 1) {
+    auto played = play_rounds(o, pending, results, results_path, interrupt, sprt_decided,
+                              [&] { return progress_note(results, ctx); });
+    if (!played.ok()) return played.status();
+    return finish_match(o, schedule, results, *played, ctx, interrupt, sprt_decided(results));
+  }
   std::mutex mu;
   std::atomic<bool> stop_new{sprt_decided(results)};
   std::atomic<int64_t> played{0};
@@ -365,14 +524,22 @@ absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<
   }
   std::fclose(results_file);
   if (!failure.ok()) return failure;
+  return finish_match(o, schedule, results, played.load(), ctx, interrupt, sprt_decided(results));
+}
 
+namespace {
+
+absl::StatusOr<MatchOutcome> finish_match(const MatchOptions& o, const std::vector<GameAssignment>& schedule,
+                                          const std::vector<GameResult>& results, int64_t played, ReportContext& ctx,
+                                          const std::atomic<bool>* interrupt, bool decided) {
   MatchOutcome out;
   out.interrupted = interrupt && *interrupt;
-  const bool decided = sprt_decided(results);
+  if (!cluster::is_root()) return out;  // rank 0 reports
   out.games_left = decided ? 0 : static_cast<int64_t>(schedule.size()) - static_cast<int64_t>(results.size());
   ctx.provenance["load_average_end"] = load_average();
   ctx.provenance["finished"] = utc_time();
-  ctx.provenance["games_this_run"] = played.load();
+  ctx.provenance["games_this_run"] = played;
+  ctx.provenance["ranks"] = cluster::size();
   out.report = match_report_json(results, ctx);
   out.report["interrupted"] = out.interrupted;
   out.report["games_left"] = out.games_left;
@@ -385,5 +552,7 @@ absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<
   if (absl::Status s = write_file_atomic(o.out_dir + "/report.txt", out.text); !s.ok()) return s;
   return out;
 }
+
+}  // namespace
 
 }  // namespace hane

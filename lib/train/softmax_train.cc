@@ -7,10 +7,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
 
+#include "cluster/cluster.h"
 #include "corpus/replay.h"
 #include "go/random.h"
 #include "util/hash.h"
@@ -74,8 +76,11 @@ void PositionCache::add(std::span<uint32_t> ids, std::span<const uint32_t> offse
   }
   out[0] = classes;
   // Into the current block, or a new one: blocks are never reallocated, so positions stay put.
-  if (blocks_.empty() || block_used_ + out.size() > kBlockWords) {
-    blocks_.push_back(std::make_unique<uint32_t[]>(std::max(kBlockWords, out.size())));
+  // Blocks double from 256 KB up to 64 MB, so that many small caches (one per shard) stay small.
+  if (blocks_.empty() || block_used_ + out.size() > block_words_) {
+    block_words_ = std::max(out.size(), blocks_.empty() ? kFirstBlockWords : std::min(kBlockWords, 2 * block_words_));
+    blocks_.push_back(std::make_unique_for_overwrite<uint32_t[]>(block_words_));
+    allocated_words_ += block_words_;
     block_used_ = 0;
   }
   uint32_t* dst = blocks_.back().get() + block_used_;
@@ -201,23 +206,57 @@ void for_each_position(const CorpusGame& game, FeatureSet set, const Sampler& sa
   }, pf.moves, keep);
 }
 
-// Runs fn(thread, game) over `games` on `threads` threads, game i on thread i % threads (so the
-// result does not depend on timing), with a progress line.
+// The logical shards (SoftmaxTrainOptions::shards): a game's shard comes from its hash, and
+// shard s is on rank s mod ranks, where thread i mod threads of that rank handles its i-th shard.
+int shard_of(const CorpusGame& game, int shards) {
+  return static_cast<int>(mix64(game.hash ^ 0x5348415244ull) % static_cast<uint64_t>(shards));
+}
+
+struct Shards {
+  int count = 1;
+  std::vector<int> mine;                                   // this rank's shards, in order
+  std::vector<std::vector<const CorpusGame*>> train, validation;  // games by shard (this rank's only)
+
+  Shards(const std::vector<CorpusGame>& train_games, const std::vector<CorpusGame>& validation_games, int shards)
+      : count(shards), train(shards), validation(shards) {
+    for (int k = 0; k < shards; ++k) {
+      if (k % cluster::size() == cluster::rank()) mine.push_back(k);
+    }
+    auto split = [&](const std::vector<CorpusGame>& games, std::vector<std::vector<const CorpusGame*>>& out) {
+      for (const CorpusGame& g : games) {
+        const int k = shard_of(g, shards);
+        if (k % cluster::size() == cluster::rank()) out[k].push_back(&g);
+      }
+    };
+    split(train_games, train);
+    split(validation_games, validation);
+  }
+};
+
+// Runs fn(thread, shard, game) over the games of this rank's shards, shard mine[i] on thread
+// i % threads, each shard's games in order (so the result does not depend on timing or on
+// the number of threads), with a progress line.
 template <class Fn>
-void parallel_games(const std::vector<CorpusGame>& games, int threads, const std::string& what, bool progress, Fn&& fn) {
+void parallel_games(const Shards& shards, const std::vector<std::vector<const CorpusGame*>>& games, int threads,
+                    const std::string& what, bool progress, Fn&& fn) {
+  int64_t total = 0;
+  for (int k : shards.mine) total += static_cast<int64_t>(games[k].size());
   std::atomic<int64_t> done{0};
-  Progress line(what, "games", static_cast<int64_t>(games.size()));
+  Progress line(what, "games", total);
   {
     std::vector<std::jthread> pool;
     for (int t = 0; t < threads; ++t) {
       pool.emplace_back([&, t] {
-        for (size_t i = t; i < games.size(); i += threads) {
-          fn(t, games[i]);
-          ++done;
+        for (size_t i = t; i < shards.mine.size(); i += threads) {
+          const int k = shards.mine[i];
+          for (const CorpusGame* g : games[k]) {
+            fn(t, k, *g);
+            ++done;
+          }
         }
       });
     }
-    while (progress && done < static_cast<int64_t>(games.size())) {
+    while (progress && done < total) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       line.update(done);
     }
@@ -270,29 +309,36 @@ size_t position_bytes_bound(const PositionFeatures& pf) {
 }
 
 struct Caches {
-  std::vector<PositionCache> parts;        // one per thread
-  std::vector<const uint32_t*> positions;  // every position of every part
-  size_t bytes = 0;
+  std::vector<PositionCache> shards;                    // one per logical shard (others' stay empty)
+  std::vector<std::vector<const uint32_t*>> positions;  // by shard
+  std::vector<int64_t> sizes;                           // positions by shard, every rank's
+  int64_t total = 0;                                    // positions on every rank
+  size_t bytes = 0;                                     // on this rank
 
   void index() {
-    positions.clear();
+    positions.assign(shards.size(), {});
+    sizes.assign(shards.size(), 0);
     bytes = 0;
-    for (PositionCache& c : parts) {
-      for (size_t i = 0; i < c.size(); ++i) positions.push_back(c.position(i));
-      bytes += c.bytes();
+    for (size_t k = 0; k < shards.size(); ++k) {
+      for (size_t i = 0; i < shards[k].size(); ++i) positions[k].push_back(shards[k].position(i));
+      sizes[k] = static_cast<int64_t>(positions[k].size());
+      bytes += shards[k].bytes() + positions[k].capacity() * sizeof(const uint32_t*);
     }
-    bytes += positions.capacity() * sizeof(const uint32_t*);
+    cluster::allreduce_sum(sizes);
+    total = 0;
+    for (int64_t n : sizes) total += n;
   }
 };
 
-// Extracts the sampled positions of `games` into `caches` with ids from `dict`.
-void extract(const std::vector<CorpusGame>& games, FeatureSet set, const Sampler& sampler, const Dictionary& dict,
-             int threads, const std::string& what, bool progress, Caches& caches) {
-  caches.parts.clear();
-  for (int t = 0; t < threads; ++t) caches.parts.emplace_back(static_cast<uint32_t>(dict.num_fixed));
+// Extracts the sampled positions of this rank's shards of `games` into `caches` with ids from `dict`.
+void extract(const Shards& shards, const std::vector<std::vector<const CorpusGame*>>& games, FeatureSet set,
+             const Sampler& sampler, const Dictionary& dict, int threads, const std::string& what, bool progress,
+             Caches& caches) {
+  caches.shards.clear();
+  for (int k = 0; k < shards.count; ++k) caches.shards.emplace_back(static_cast<uint32_t>(dict.num_fixed));
   std::vector<PositionFeatures> pfs(threads);
   std::vector<std::vector<uint32_t>> ids(threads), offsets(threads);
-  parallel_games(games, threads, what, progress, [&](int t, const CorpusGame& game) {
+  parallel_games(shards, games, threads, what, progress, [&](int t, int k, const CorpusGame& game) {
     for_each_position(game, set, sampler, pfs[t], [&](PositionFeatures& pf) {
       ids[t].clear();
       offsets[t].assign(1, 0);
@@ -300,7 +346,7 @@ void extract(const std::vector<CorpusGame>& games, FeatureSet set, const Sampler
         dict.ids_of(pf.features[i], ids[t]);
         offsets[t].push_back(static_cast<uint32_t>(ids[t].size()));
       }
-      caches.parts[t].add(ids[t], offsets[t], pf.played);
+      caches.shards[k].add(ids[t], offsets[t], pf.played);
     });
   });
   caches.index();
@@ -311,28 +357,82 @@ struct Validation {
   double log_likelihood = 0;
 };
 
-Validation validate(const Caches& val, const Eigen::VectorXf& w, int threads) {
-  std::vector<double> top1(threads, 0), ll(threads, 0);
+// Sums by shard (each shard's positions in order), reduced over ranks, then added shard by shard.
+Validation validate(const Shards& shards, const Caches& val, const Eigen::VectorXf& w, int threads) {
+  std::vector<double> top1(shards.count, 0), ll(shards.count, 0);
   {
     std::vector<std::jthread> pool;
     for (int t = 0; t < threads; ++t) {
       pool.emplace_back([&, t] {
-        for (size_t i = t; i < val.positions.size(); i += threads) {
-          const PositionLoss r = position_loss(val.positions[i], w, nullptr, 0);
-          top1[t] += r.top1;
-          ll[t] -= r.loss;
+        for (size_t i = t; i < shards.mine.size(); i += threads) {
+          const int k = shards.mine[i];
+          for (const uint32_t* p : val.positions[k]) {
+            const PositionLoss r = position_loss(p, w, nullptr, 0);
+            top1[k] += r.top1;
+            ll[k] -= r.loss;
+          }
         }
       });
     }
   }
+  cluster::allreduce_sum(top1);
+  cluster::allreduce_sum(ll);
   Validation v;
-  const double n = static_cast<double>(std::max<size_t>(1, val.positions.size()));
-  for (int t = 0; t < threads; ++t) {
-    v.top1 += top1[t] / n;
-    v.log_likelihood += ll[t] / n;
+  for (int k = 0; k < shards.count; ++k) {
+    v.top1 += top1[k];
+    v.log_likelihood += ll[k];
   }
+  const double n = static_cast<double>(std::max<int64_t>(1, val.total));
+  v.top1 /= n;
+  v.log_likelihood /= n;
   return v;
 }
+
+// This rank's gradient of each of its shards, as (id, value) lists; then every shard's on every
+// rank (one allgather), summed shard by shard into `total`.
+struct ShardGradients {
+  std::vector<std::vector<uint32_t>> ids;
+  std::vector<std::vector<float>> values;
+  explicit ShardGradients(int shards) : ids(shards), values(shards) {}
+
+  void take(int k, SparseGradient& g) {
+    ids[k].assign(g.touched.begin(), g.touched.end());
+    values[k].resize(ids[k].size());
+    for (size_t i = 0; i < ids[k].size(); ++i) values[k][i] = g.g[ids[k][i]];
+    g.clear();
+  }
+  // Returns the bytes this rank sent.
+  size_t exchange(const std::vector<int>& mine) {
+    if (cluster::size() == 1) return 0;
+    std::string out;
+    auto put = [&](const void* p, size_t n) { out.append(static_cast<const char*>(p), n); };
+    for (int k : mine) {
+      const uint32_t head[2] = {static_cast<uint32_t>(k), static_cast<uint32_t>(ids[k].size())};
+      put(head, sizeof head);
+      put(ids[k].data(), ids[k].size() * 4);
+      put(values[k].data(), values[k].size() * 4);
+    }
+    for (const std::string& in : cluster::allgather(out)) {
+      for (size_t off = 0; off + 8 <= in.size();) {
+        uint32_t head[2];
+        std::memcpy(head, in.data() + off, 8);
+        off += 8;
+        const uint32_t k = head[0], n = head[1];
+        ids[k].resize(n);
+        values[k].resize(n);
+        std::memcpy(ids[k].data(), in.data() + off, 4 * size_t{n});
+        std::memcpy(values[k].data(), in.data() + off + 4 * size_t{n}, 4 * size_t{n});
+        off += 8 * size_t{n};
+      }
+    }
+    return out.size();
+  }
+  void sum_into(SparseGradient& total) const {
+    for (size_t k = 0; k < ids.size(); ++k) {
+      for (size_t i = 0; i < ids[k].size(); ++i) total.add(ids[k][i], values[k][i]);
+    }
+  }
+};
 
 int64_t count_positions(const std::vector<CorpusGame>& games) {
   int64_t n = 0;
@@ -344,7 +444,7 @@ int64_t count_positions(const std::vector<CorpusGame>& games) {
 
 SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vector<CorpusGame>& validation,
                            const SoftmaxTrainOptions& o, const std::function<void(const SoftmaxEpoch&)>& on_epoch) {
-  if (o.batch_size < 1 || o.max_epochs < 1 || o.learning_rate <= 0 || o.min_count < 1 || o.epoch_fraction <= 0 ||
+  if (o.batch_size < 1 || o.shards < 1 || o.shards > 4096 || o.max_epochs < 1 || o.learning_rate <= 0 || o.min_count < 1 || o.epoch_fraction <= 0 ||
       o.epoch_fraction > 1 || (o.select != "top1" && o.select != "loglik")) {
     throw std::invalid_argument("train_softmax: bad options");
   }
@@ -388,11 +488,13 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
   const int64_t validation_total = std::max<int64_t>(1, count_positions(validation));
   const Sampler val_sampler{std::min(1.0, static_cast<double>(validation_positions) / validation_total), o.seed + 1};
 
-  // 2. Count pattern keys over the sampled training positions.
+  // 2. Count pattern keys over the sampled training positions (of this rank's shards; the
+  // counts are then exchanged, so every rank has every count).
+  const Shards shards(train, validation, o.shards);
   std::vector<KeyCounts> counts(threads);
   {
     std::vector<PositionFeatures> pfs(threads);
-    parallel_games(train, threads, "counting patterns", o.progress, [&](int t, const CorpusGame& game) {
+    parallel_games(shards, shards.train, threads, "counting patterns", o.progress, [&](int t, int, const CorpusGame& game) {
       for_each_position(game, set, train_sampler, pfs[t], [&](PositionFeatures& pf) {
         for (int i = 0; i < pf.num_moves; ++i) {
           const CandidateFeatures& f = pf.features[i];
@@ -407,6 +509,35 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
     for (int k = 0; k < kNumPatternKinds; ++k) {
       for (const auto& [key, c] : counts[t][k]) counts[0][k][key] += c;
       counts[t][k] = {};
+    }
+  }
+  if (cluster::size() > 1) {
+    std::string out;
+    for (int k = 0; k < kNumPatternKinds; ++k) {
+      const uint64_t n = counts[0][k].size();
+      out.append(reinterpret_cast<const char*>(&n), 8);
+      for (const auto& [key, c] : counts[0][k]) {
+        out.append(reinterpret_cast<const char*>(&key), 8);
+        out.append(reinterpret_cast<const char*>(&c), 4);
+      }
+    }
+    const std::vector<std::string> all = cluster::allgather(out);
+    out.clear();
+    for (int r = 0; r < static_cast<int>(all.size()); ++r) {
+      if (r == cluster::rank()) continue;
+      size_t off = 0;
+      for (int k = 0; k < kNumPatternKinds; ++k) {
+        uint64_t n = 0;
+        std::memcpy(&n, all[r].data() + off, 8);
+        off += 8;
+        for (uint64_t i = 0; i < n; ++i, off += 12) {
+          uint64_t key = 0;
+          uint32_t c = 0;
+          std::memcpy(&key, all[r].data() + off, 8);
+          std::memcpy(&c, all[r].data() + off + 8, 4);
+          counts[0][k][key] += c;
+        }
+      }
     }
   }
   Dictionary dict;
@@ -436,29 +567,36 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
 
   // 3. Cache the positions.
   Caches train_cache, val_cache;
-  extract(train, set, train_sampler, dict, threads, "caching training positions", o.progress, train_cache);
-  extract(validation, set, val_sampler, dict, threads, "caching validation positions", o.progress, val_cache);
-  note("cached %s training positions (%.2f GB) and %s validation positions (%.2f GB) in %.0f s\n",
-       with_thousands(static_cast<int64_t>(train_cache.positions.size())).c_str(), train_cache.bytes / 1e9,
-       with_thousands(static_cast<int64_t>(val_cache.positions.size())).c_str(), val_cache.bytes / 1e9,
-       seconds_since(start));
-  if (train_cache.positions.empty()) throw std::runtime_error("no training positions");
+  extract(shards, shards.train, set, train_sampler, dict, threads, "caching training positions", o.progress, train_cache);
+  extract(shards, shards.validation, set, val_sampler, dict, threads, "caching validation positions", o.progress,
+          val_cache);
+  note("cached %s training positions (%.2f GB) and %s validation positions (%.2f GB) in %.0f s%s\n",
+       with_thousands(train_cache.total).c_str(), train_cache.bytes / 1e9, with_thousands(val_cache.total).c_str(),
+       val_cache.bytes / 1e9, seconds_since(start), cluster::size() > 1 ? " (GB: on this rank)" : "");
+  if (train_cache.total == 0) throw std::runtime_error("no training positions");
 
-  // 4. Epochs of lazy Adam.
+  // 4. Epochs of lazy Adam. Each step's gradient: every shard's own (its positions of the
+  // batch in batch order, on the thread that holds the shard), summed shard by shard on every
+  // rank; so every rank makes the same step, whatever the numbers of threads and ranks.
   const int64_t n_weights = dict.size;
   Eigen::VectorXf w = Eigen::VectorXf::Zero(n_weights), m = Eigen::VectorXf::Zero(n_weights),
                   v = Eigen::VectorXf::Zero(n_weights);
   Eigen::VectorXf best_w = w;
   std::vector<SparseGradient> grads;
   for (int t = 0; t < threads; ++t) grads.emplace_back(n_weights);
-  std::vector<double> batch_loss(threads, 0);
-  std::vector<int> merged;
-  std::vector<uint8_t> in_merged(n_weights, 0);
+  ShardGradients shard_grads(shards.count);
+  SparseGradient total(n_weights);
+  std::vector<double> shard_loss(shards.count, 0);
   double lr = o.learning_rate;
   int64_t step = 0;
+  size_t bytes_sent = 0;
   Rng rng(o.seed);
-  std::vector<uint32_t> order(train_cache.positions.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
+  // Every cached position as (shard, index in the shard), the same list on every rank.
+  std::vector<std::pair<uint32_t, uint32_t>> order;
+  order.reserve(train_cache.total);
+  for (int k = 0; k < shards.count; ++k) {
+    for (int64_t i = 0; i < train_cache.sizes[k]; ++i) order.emplace_back(k, static_cast<uint32_t>(i));
+  }
   const size_t per_epoch = std::max<size_t>(1, static_cast<size_t>(o.epoch_fraction * order.size()));
 
   nlohmann::json epochs = nlohmann::json::array();
@@ -469,19 +607,15 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
     const auto epoch_start = Clock::now();
     for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(static_cast<uint32_t>(i))]);
     const size_t num_batches = (per_epoch + o.batch_size - 1) / o.batch_size;
-    double epoch_loss = 0;
+    std::fill(shard_loss.begin(), shard_loss.end(), 0.0);
     Progress line("epoch " + std::to_string(epoch), "positions", static_cast<int64_t>(per_epoch));
     size_t batch = 0;
     auto update = [&]() noexcept {
-      // Sum the threads' gradients over the union of their entries, then one Adam step.
-      merged.clear();
-      for (const SparseGradient& g : grads) {
-        for (int id : g.touched) {
-          if (!in_merged[id]) in_merged[id] = 1, merged.push_back(id);
-        }
-      }
-      Eigen::ArrayXf g = grads[0].g(merged).array();
-      for (int t = 1; t < threads; ++t) g += grads[t].g(merged).array();
+      // Every shard's gradient, summed in shard order, then one Adam step on its entries.
+      bytes_sent += shard_grads.exchange(shards.mine);
+      shard_grads.sum_into(total);
+      const std::vector<int>& merged = total.touched;
+      Eigen::ArrayXf g = total.g(merged).array();
       g += static_cast<float>(o.l2) * w(merged).array();
       ++step;
       const float b1 = static_cast<float>(o.beta1), b2 = static_cast<float>(o.beta2);
@@ -492,9 +626,7 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
       w(merged) = (w(merged).array() - step_size * m_new / (v_new.sqrt() + static_cast<float>(o.epsilon))).matrix();
       m(merged) = m_new.matrix();
       v(merged) = v_new.matrix();
-      for (int id : merged) in_merged[id] = 0;
-      for (SparseGradient& gr : grads) gr.clear();
-      for (double& l : batch_loss) epoch_loss += l, l = 0;
+      total.clear();
       ++batch;
       if (o.progress) line.update(static_cast<int64_t>(std::min(per_epoch, batch * o.batch_size)));
     };
@@ -503,8 +635,13 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
       for (size_t b = 0; b < num_batches; ++b) {
         const size_t first = b * o.batch_size, last = std::min(per_epoch, first + o.batch_size);
         const float scale = 1.0f / static_cast<float>(last - first);
-        for (size_t i = first + t; i < last; i += threads) {
-          batch_loss[t] += position_loss(train_cache.positions[order[i]], w, &grads[t], scale).loss;
+        for (size_t j = t; j < shards.mine.size(); j += threads) {
+          const uint32_t k = static_cast<uint32_t>(shards.mine[j]);
+          for (size_t i = first; i < last; ++i) {
+            if (order[i].first != k) continue;
+            shard_loss[k] += position_loss(train_cache.positions[k][order[i].second], w, &grads[t], scale).loss;
+          }
+          shard_grads.take(static_cast<int>(k), grads[t]);
         }
         sync.arrive_and_wait();
       }
@@ -514,8 +651,11 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
       for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
       work(0);
     }
+    cluster::allreduce_sum(shard_loss);
+    double epoch_loss = 0;
+    for (double l : shard_loss) epoch_loss += l;
     if (o.progress) line.finish();
-    const Validation val = validate(val_cache, w, threads);
+    const Validation val = validate(shards, val_cache, w, threads);
     SoftmaxEpoch e;
     e.epoch = epoch;
     e.train_loss = epoch_loss / static_cast<double>(per_epoch);
@@ -533,7 +673,7 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
                       {"seconds", e.seconds}});
     if (on_epoch) on_epoch(e);
     // Without validation positions, the training loss decides.
-    const double metric = val_cache.positions.empty() ? -e.train_loss
+    const double metric = val_cache.total == 0 ? -e.train_loss
                           : o.select == "top1"        ? val.top1
                                                       : val.log_likelihood;
     if (metric > best_metric) {
@@ -546,7 +686,8 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
       lr *= o.lr_decay;
       if (++bad_epochs >= o.patience) break;
     }
-    if (interrupted()) break;  // Ctrl-C (util/interrupt.h): keep the best epoch so far
+    // Ctrl-C (util/interrupt.h) on any rank: keep the best epoch so far.
+    if (cluster::any(interrupted())) break;
   }
 
   // 5. The model: the best epoch's weights.
@@ -561,8 +702,8 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
       {"games", train.size()},
       {"validation_games", validation.size()},
       {"train_positions", train_positions},
-      {"positions_cached", train_cache.positions.size()},
-      {"validation_positions_cached", val_cache.positions.size()},
+      {"positions_cached", train_cache.total},
+      {"validation_positions_cached", val_cache.total},
       {"cache_gb", (train_cache.bytes + val_cache.bytes) / 1e9},
       {"patterns_seen", patterns_seen},
       {"patterns_kept", patterns_kept},
@@ -583,12 +724,15 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
         {"epoch_fraction", o.epoch_fraction},
         {"select", o.select},
         {"threads", threads},
+        {"shards", o.shards},
         {"seed", o.seed}}},
       {"epochs", epochs},
       {"best_epoch", best_epoch},
       {"validation_top1", best_val.top1},
       {"validation_log_likelihood", best_val.log_likelihood},
       {"seconds", seconds_since(start)},
+      {"ranks", cluster::size()},
+      {"bytes_sent_per_step", step > 0 ? static_cast<double>(bytes_sent) / step : 0.0},
   };
   return model;
 }

@@ -6,9 +6,15 @@
 // 2015) in its lazy (sparse) form: each step updates the weights and moments of the features
 // present in the batch only, with the step's bias correction; an L2 penalty (l2 / 2) w^2 is
 // added to the gradient of those features (so rare features are pulled towards 0 whenever
-// they appear). Gradients are computed by `threads` threads on parts of each batch, into
-// per-thread sparse buffers that are summed before the update (synchronous, so a run is
-// deterministic for a given seed and thread count).
+// they appear). The positions are split by game (hash) into `shards` logical shards; a step's
+// gradient is each shard's sum over its positions of the batch (in batch order), then the sum
+// of those shard by shard, so a run is deterministic for a given seed and number of shards
+// whatever the numbers of threads and of ranks. With several ranks (cluster/cluster.h: mpirun)
+// shard s lives on rank s mod ranks, which alone counts its pattern keys, caches its positions
+// and computes its gradients; the key counts are exchanged once, the shard gradients (sparse
+// (id, value) lists) with one allgather per step, and every rank makes the same Adam step: the
+// model is the same as one process's (the data-parallel synchronous SGD of Dean et al.,
+// "Large Scale Distributed Deep Networks", NIPS 2012, without its asynchrony).
 //
 // The work is feature extraction, so it is done once: the training positions (a deterministic
 // random sample of the train games' positions when they do not fit the memory budget) are
@@ -66,7 +72,10 @@ struct SoftmaxTrainOptions {
   /// What decides the best epoch and whether an epoch improved: validation "loglik" (smooth:
   /// the default) or "top1" (noisier: ties stop training early).
   std::string select = "loglik";
-  /// Threads for extraction and training (0: one per core).
+  /// Logical shards of the training and validation games (see above): the model depends on
+  /// this number but not on threads or ranks; at most this many ranks (and threads) do work.
+  int shards = 16;
+  /// Threads for extraction and training (0: one per core); on each rank.
   int threads = 0;
   uint64_t seed = 1;
   bool progress = true;
@@ -94,7 +103,7 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
 // ---------------------------------------------------------------------------------------------
 // The pieces, exposed for tests.
 
-/// Positions in the compact form training uses, in blocks of 64 MB that never move. Layout of
+/// Positions in the compact form training uses, in blocks (256 KB doubling to 64 MB) that never move. Layout of
 /// a position, in 32-bit words: [number of classes] [index of the played move's class], then
 /// for each class [count | number of fixed ids << 16 | number of pattern ids << 24], the fixed
 /// ids (< num_fixed) packed four to a word, then the pattern ids.
@@ -108,7 +117,7 @@ class PositionCache {
   void add(std::span<uint32_t> ids, std::span<const uint32_t> offsets, int played);
   size_t size() const { return positions_.size(); }
   /// Memory held (blocks and index).
-  size_t bytes() const { return blocks_.size() * kBlockWords * 4 + positions_.capacity() * 8; }
+  size_t bytes() const { return allocated_words_ * 4 + positions_.capacity() * 8; }
   const uint32_t* position(size_t i) const { return positions_[i]; }
 
   /// Position i decoded (for tests): its classes, and the played class through `played`.
@@ -119,10 +128,13 @@ class PositionCache {
   std::vector<Class> classes(size_t i, int* played = nullptr) const;
 
  private:
+  static constexpr size_t kFirstBlockWords = size_t{1} << 16;
   static constexpr size_t kBlockWords = size_t{1} << 24;
   uint32_t num_fixed_ = 0;
   std::vector<std::unique_ptr<uint32_t[]>> blocks_;
-  size_t block_used_ = 0;
+  size_t block_words_ = 0;      // capacity of the last block
+  size_t block_used_ = 0;       // words used in it
+  size_t allocated_words_ = 0;  // in every block
   std::vector<const uint32_t*> positions_;
   std::vector<std::pair<uint64_t, uint32_t>> order_;  // scratch: (hash of ids, candidate)
   std::vector<uint8_t> done_;                         // scratch

@@ -1,6 +1,7 @@
 #include "train/tree_train.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -9,8 +10,10 @@
 #include <functional>
 #include <mutex>
 #include <queue>
+#include <span>
 #include <thread>
 
+#include "cluster/cluster.h"
 #include "corpus/replay.h"
 #include "go/random.h"
 #include "util/interrupt.h"
@@ -171,7 +174,8 @@ struct Leaf {
   int side = 0;       // as its child[side]
   SplitChoice best;
   std::unique_ptr<Hist> hist;  // kept for large leaves, to get a child's by subtraction
-  int64_t rows() const { return end - begin; }
+  // Sample rows in the leaf on every rank (begin..end are this rank's).
+  int64_t rows() const { return int64_t{played} + other; }
 };
 
 struct GrowNode {
@@ -215,9 +219,15 @@ class Grower {
 void Grower::fill(const Leaf& leaf, Hist& h, bool parallel) {
   h.fill(0);
   const TreeRow* rows = train_.rows.data() + leaf.begin;
-  const int64_t n = leaf.rows();
+  const int64_t n = leaf.end - leaf.begin;
+  // With several ranks, each counts its rows and the counts are summed (an allreduce of the
+  // histogram, as in the data-parallel growth of LightGBM and XGBoost).
+  auto reduce = [&] {
+    if (cluster::size() > 1) cluster::allreduce_sum(std::span(reinterpret_cast<int64_t*>(h.data()), h.size()));
+  };
   if (!parallel || pool_.threads() == 1) {
     add_rows(rows, n, h);
+    reduce();
     return;
   }
   const int chunks = 4 * pool_.threads();
@@ -230,6 +240,7 @@ void Grower::fill(const Leaf& leaf, Hist& h, bool parallel) {
   for (const Hist& p : part) {
     for (size_t i = 0; i < h.size(); ++i) h[i] += p[i];
   }
+  reduce();
 }
 
 SplitChoice Grower::best_split(const Hist& h, const Leaf& leaf) const {
@@ -434,6 +445,12 @@ TreeTrainResult Grower::run() {
   Leaf root;
   root.end = static_cast<int64_t>(train_.rows.size());
   for (const TreeRow& r : train_.rows) (r.played ? root.played : root.other) += 1;
+  if (cluster::size() > 1) {
+    std::array<int64_t, 2> counts = {root.played, root.other};
+    cluster::allreduce_sum(counts);
+    root.played = static_cast<uint32_t>(counts[0]);
+    root.other = static_cast<uint32_t>(counts[1]);
+  }
   root.p = root.played > 0 ? root.played / seen(root) : 0.5;
   root.p = std::clamp(root.p, 1e-9, 1 - 1e-9);
   vindex_.resize(val_.rows.size());
@@ -491,7 +508,8 @@ TreeTrainResult Grower::run() {
         result.stopped_early = true;
         break;
       }
-      if (interrupted()) break;  // Ctrl-C (util/interrupt.h): keep the tree grown so far
+      // Ctrl-C (util/interrupt.h) on any rank: keep the tree grown so far.
+      if (cluster::any(interrupted())) break;
       next_check = std::max(num_leaves + 1, static_cast<int>(std::ceil(num_leaves * 1.05)));
       for (int s : snapshots) {
         if (s > num_leaves) {
@@ -507,7 +525,9 @@ TreeTrainResult Grower::run() {
     // splitting a leaf never changes another's best split.
     const int room = std::min(next_check, o_.max_leaves) - num_leaves;
     std::vector<int32_t> batch;
-    while (!queue.empty() && static_cast<int>(batch.size()) < std::min(room, pool_.threads())) {
+    // (With several ranks one leaf at a time: its histograms are reduced by this thread.)
+    const int at_once = cluster::size() > 1 ? 1 : pool_.threads();
+    while (!queue.empty() && static_cast<int>(batch.size()) < std::min(room, at_once)) {
       const int32_t id = queue.top().second;
       const bool large = leaves_[id].rows() >= kParallelRows;
       if (large && !batch.empty()) break;
@@ -611,6 +631,10 @@ TreeSample sample_tree_inputs(const std::vector<CorpusGame>& games, const TreeSa
           TreeInputMaker maker(options.features);
           std::vector<Vertex> moves;
           for (size_t i; (i = next++) < n;) {
+            if (options.share_over_ranks && static_cast<int>(i % cluster::size()) != cluster::rank()) {
+              ++done;
+              continue;
+            }
             TreeRow* rows = pass == 0 ? nullptr : sample.rows.data() + offset[i];
             sample_game(games[i], seed_of(i), fraction, negatives, options.whole_positions, maker, rows, per_game[i],
                         moves);
@@ -635,6 +659,12 @@ TreeSample sample_tree_inputs(const std::vector<CorpusGame>& games, const TreeSa
     for (int64_t start : per_game[i].starts) sample.position_start.push_back(offset[i] + start);
   }
   if (options.whole_positions) sample.position_start.push_back(static_cast<int64_t>(sample.rows.size()));
+  if (options.share_over_ranks) {
+    std::array<int64_t, 2> counts = {sample.positions, sample.legal_moves};
+    cluster::allreduce_sum(counts);
+    sample.positions = counts[0];
+    sample.legal_moves = counts[1];
+  }
   return sample;
 }
 

@@ -89,6 +89,10 @@ struct TreeSampleOptions {
   int threads = 0;  // 0: one per core
   bool progress = true;
   std::string what = "sampling positions";
+  /// With several ranks (cluster/cluster.h), sample only game i with i mod ranks = this rank
+  /// (the rows of a game do not depend on who samples it); positions and legal_moves are then
+  /// the totals over ranks, rows this rank's.
+  bool share_over_ranks = false;
 };
 
 /// Replays `games` and computes the inputs of the sampled candidates, in two passes: the first
@@ -135,6 +139,11 @@ struct TreeTrainResult {
   double seconds = 0;
 };
 
+/// With several ranks, `train` holds this rank's share of the rows (share_over_ranks) and
+/// every rank grows the same tree: the counts of the root and each histogram are summed over
+/// ranks (one allreduce of kTreeInputs x 32 counts per histogram), leaves are split one at a
+/// time, and `validation` must be whole on every rank. The tree is then the one a single
+/// process grows with one thread (threads only speed up the histograms).
 /// Grows the tree on `train` (whose rows are reordered) and measures it on `validation`
 /// (whole positions; may be empty: then no curve and no early stop). Trees carry
 /// options.features and prior_strength, and a "growth" summary in training.
