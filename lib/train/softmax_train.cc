@@ -207,21 +207,15 @@ template <class Fn>
 void parallel_games(const std::vector<CorpusGame>& games, int threads, const std::string& what, bool progress, Fn&& fn) {
   std::atomic<int64_t> done{0};
   Progress line(what, "games", static_cast<int64_t>(games.size()));
-  {
-    std::vector<std::jthread> pool;
-    for (int t = 0; t < threads; ++t) {
-      pool.emplace_back([&, t] {
+  run_workers(
+      threads,
+      [&](int t) {
         for (size_t i = t; i < games.size(); i += threads) {
           fn(t, games[i]);
           ++done;
         }
-      });
-    }
-    while (progress && done < static_cast<int64_t>(games.size())) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      line.update(done);
-    }
-  }
+      },
+      progress ? std::function<void()>([&] { line.update(done); }) : nullptr);
   if (progress) line.finish();
 }
 
