@@ -25,6 +25,7 @@ struct BenchOptions {
   PolicyFlags policy;
   bool search = false;         // --search: in-search rates too
   std::string prior = "none";  // --search-prior
+  bool quiet = false;          // --quiet: accepted as everywhere; bench writes only results and warnings
 };
 
 using Clock = std::chrono::steady_clock;
@@ -76,7 +77,7 @@ std::vector<std::string> default_specs() {
   if (std::filesystem::exists(model)) {
     specs.push_back("softmax:" + model);
   } else {
-    std::fprintf(stderr, "hane bench: %s not found, softmax left out\n", model.c_str());
+    std::fprintf(stderr, "hane: warning: %s not found, softmax left out\n", model.c_str());
   }
   return specs;
 }
@@ -170,6 +171,7 @@ void add_bench_command(CLI::App& app) {
                 "cpu_playouts_per_second}}})");
   cmd->add_option("--search-prior", options->prior, "Guesser model for the priors in --search, or none")
       ->capture_default_str();
+  cmd->add_flag("--quiet", options->quiet, "Nothing on stderr but warnings and errors (bench prints only results)");
   cmd->callback([options] { run(*options); });
 }
 

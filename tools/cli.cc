@@ -8,7 +8,6 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
-#include <limits>
 #include <thread>
 
 #include "corpus/source.h"
@@ -130,7 +129,7 @@ void harden_app(CLI::App* app) {
   for (CLI::Option* o : app->get_options()) {
     // One value per occurrence: "-m a.model games/" must not read games/ as a second model.
     if (!o->get_positional()) o->allow_extra_args(false);
-    if (has_name(o, "paths")) {
+    if (has_name(o, "paths") || has_name(o, "openings") || has_name(o, "bots")) {
       o->check(validator([](std::string& v) { return check_input(v); }, ""));
     } else if (has_name(o, "file") || (has_name(o, "model") && (app->get_name() == "eval" || app->get_name() == "bench"))) {
       o->check(validator([](std::string& v) { return check_model_input(v); }, ""));
@@ -147,7 +146,7 @@ void harden_app(CLI::App* app) {
     } else if (has_name(o, "threads")) {
       o->check(validator([](std::string& v) { return check_threads(v); }, ""));
     } else if (has_name(o, "max-games") || has_name(o, "min-moves")) {
-      o->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()));
+      o->check(CLI::NonNegativeNumber);
     } else if (has_name(o, "size")) {
       o->check(validator([](std::string& v) { return check_size(v); }, ""));
     } else if (has_name(o, "seconds")) {
@@ -303,7 +302,16 @@ int run(CLI::App& app, int argc, char** argv) {
   }
   try {
     app.parse(argc, argv);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "hane: %s\nRun with --help for more information.\n", e.what());
+    return kExitUsage;
+  } catch (const CLI::RuntimeError& e) {
+    // Thrown by a command to end with its own code (match: 130 when interrupted).
+    const int code = e.get_exit_code();
+    return code == kExitOk || code == kExitInterrupted ? code : kExitFailure;
   } catch (const CLI::ParseError& e) {
+    // CLI11's codes: 0 for --help and --version (CallForHelp, CallForVersion), else a bad
+    // command line (ConversionError, ValidationError, RequiredError, ExtrasError, ...).
     const int code = app.exit(e);  // prints help, version or the error
     return code == 0 ? kExitOk : kExitUsage;
   } catch (const std::exception& e) {

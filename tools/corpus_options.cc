@@ -6,6 +6,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "tools/cli.h"
 #include "util/progress.h"
 
 namespace hane::tools {
@@ -50,7 +51,7 @@ CorpusOptions CorpusFlags::options() const {
   o.filter.board_size = board_size;
   if (!min_rank.empty()) {
     const Rank r = parse_rank(min_rank);
-    if (!r.known()) throw std::runtime_error("--min-rank: cannot read rank '" + min_rank + "' (try 6d, 2k or 1p)");
+    if (!r.known()) throw UsageError("--min-rank: cannot read rank '" + min_rank + "' (try 6d, 2k or 1p)");
     o.filter.min_rank = r;
   }
   o.filter.handicap = handicap == "only" ? HandicapGames::kOnly : handicap == "none" ? HandicapGames::kNone : HandicapGames::kAny;

@@ -34,6 +34,7 @@ struct InfoFlags {
   std::string path;
   bool dump = false;
   std::string json_path;
+  bool quiet = false;  // accepted as everywhere; model info writes only results and errors
 };
 
 }  // namespace
@@ -47,6 +48,7 @@ void add_model_command(CLI::App& app) {
   info->add_option("file", f->path, "Model file")->required();
   info->add_flag("--dump", f->dump, "Also print the model as text (decision trees only: every question and leaf)");
   info->add_option("--json", f->json_path, "Also write the whole header (every list in full) to this JSON file");
+  info->add_flag("--quiet", f->quiet, "Nothing on stderr but warnings and errors (model info prints only results)");
   info->callback([f] {
     auto guesser = load_guesser(f->path);  // checks the whole file, payload included
     if (!guesser.ok()) throw std::runtime_error(std::string(guesser.status().message()));

@@ -88,7 +88,7 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
   auto made = make_player(flags, &std::cerr);
   if (!made.ok()) throw std::runtime_error(std::string(made.status().message()));
   std::unique_ptr<gtp::SearchPlayer> player = std::move(*made);
-  std::cerr << "hane play: " << player->name() << std::endl;
+  if (!flags.quiet) std::cerr << "hane play: " << player->name() << std::endl;
 
   Game game(o.size, Rules{false, Superko::kPositional, o.komi});
   GameRecord record;
@@ -235,7 +235,9 @@ void add_play_command(CLI::App& app) {
   cmd->add_option("--color", options->color, "Your colour: black or white")
       ->check(CLI::IsMember({"black", "white", "b", "w"}, CLI::ignore_case))
       ->capture_default_str();
-  cmd->add_option("--handicap", options->handicap, "Fixed handicap stones for Black (GTP placement)")->check(CLI::Range(0, 9));
+  cmd->add_option("--handicap", options->handicap, "Fixed handicap stones for Black (GTP placement)")
+      ->check(CLI::Range(0, 9))
+      ->capture_default_str();
   cmd->add_option("--sgf", options->sgf_path, "Where to save the game (default hane-DATE-TIME.sgf here)");
   add_engine_options(cmd, *flags);
   cmd->callback([options, flags] { run_play(*options, *flags); });
