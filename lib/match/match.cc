@@ -28,23 +28,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string utc_date() {
+// The time now in UTC, in a strftime `format` of at most 31 characters once written.
+std::string utc_now(const char* format) {
   const std::time_t t = std::time(nullptr);
   std::tm tm{};
   gmtime_r(&t, &tm);
   char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+  std::strftime(buf, sizeof buf, format, &tm);
   return buf;
 }
 
-std::string utc_time() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
+std::string utc_date() { return utc_now("%Y-%m-%d"); }
+std::string utc_time() { return utc_now("%Y-%m-%dT%H:%M:%SZ"); }
 
 nlohmann::json load_average() {
   std::ifstream f("/proc/loadavg");
