@@ -266,6 +266,45 @@ TEST_F(CliTest, ModelInfoSummarisesAndDumpSaysWhenItCannot) {
   EXPECT_TRUE(fs::exists(path("info.json")));
 }
 
+TEST_F(CliTest, SmallerThingsBotsRanksMaxGamesAndWrongBenchModels) {
+  // Games between ranked players, one of them a bot.
+  fs::create_directories(dir_ / "ranked");
+  const std::vector<std::pair<std::string, std::string>> players = {
+      {"alice", "10k"}, {"bob", "16k"}, {"carol", "1d"}, {"botty", "2k"}};
+  for (size_t g = 0; g < players.size(); ++g) {
+    std::ofstream(dir_ / "ranked" / ("r" + std::to_string(g) + ".sgf"))
+        << "(;GM[1]SZ[9]PB[" << players[g].first << "]BR[" << players[g].second << "]PW[dave]WR[3k];B[" << char('a' + g)
+        << "c];W[ee];B[" << char('a' + g) << "g])";
+  }
+  const std::string bots = path("bots.txt");
+  std::ofstream(bots) << "botty\n";
+  // --bots FILE alone leaves the bots' games out.
+  const Result bot = hane("dataset stats " + path("ranked") + " --size 9 --quiet --bots " + bots);
+  ASSERT_EQ(bot.code, 0) << bot.err;
+  EXPECT_THAT(bot.out, HasSubstr("games kept                   3"));
+  EXPECT_THAT(bot.out, HasSubstr("bot "));
+  // Ranks listed by strength, weakest first.
+  const Result all = hane("dataset stats " + path("ranked") + " --size 9 --quiet");
+  ASSERT_EQ(all.code, 0) << all.err;
+  const size_t k16 = all.out.find("16k:"), k10 = all.out.find("10k:"), k3 = all.out.find("3k:"), d1 = all.out.find("1d:");
+  ASSERT_NE(d1, std::string::npos) << all.out;
+  EXPECT_LT(k16, k10);
+  EXPECT_LT(k10, k3);
+  EXPECT_LT(k3, d1);
+  // --max-games counts the same games whatever --split: the games read are the same.
+  auto read = [&](const std::string& split) {
+    const Result r = hane("dataset stats " + path("games9") + " --size 9 --quiet --max-games 20 --split " + split);
+    return r.out.substr(0, r.out.find("games kept"));
+  };
+  EXPECT_EQ(read("all"), read("test"));
+  EXPECT_THAT(read("all"), HasSubstr("20"));
+  // A model that does not load fails before any benchmarking: nothing measured.
+  const Result bench = hane("bench --policy uniform --policy softmax:" + path("no.model"));
+  EXPECT_EQ(bench.code, 1);
+  EXPECT_EQ(bench.out, "");
+  EXPECT_THAT(bench.err, HasSubstr("no.model"));
+}
+
 // Ctrl-C during training: "interrupted" is said, the best epoch so far is written, exit 130.
 TEST_F(CliTest, CtrlCDuringTrainingKeepsTheBestModelSoFar) {
   const std::string model = path("int-softmax.model");
