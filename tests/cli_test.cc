@@ -5,11 +5,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gmock/gmock.h>
@@ -128,6 +130,12 @@ TEST_F(CliTest, NumbersOutsideTheirRangeAreRefused) {
   const Result many = hane("dataset stats " + games + " --size 9 --quiet --threads 1000");
   EXPECT_EQ(many.code, 0) << many.err;
   EXPECT_THAT(many.err, HasSubstr("--threads 1000 is more than the"));
+  // The cap reaches the work: the engine names the threads it uses.
+  const std::string cores = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+  const Result engine = hane("gtp --policy uniform --prior none --threads 1000", "quit\n");
+  EXPECT_EQ(engine.code, 0) << engine.err;
+  EXPECT_THAT(engine.err, HasSubstr("using " + cores + "\n"));
+  EXPECT_THAT(engine.err, HasSubstr(" " + cores + " thread(s)"));
 }
 
 TEST_F(CliTest, QuietMeansOnlyResultsAndErrorsForEveryCommand) {

@@ -144,7 +144,8 @@ void harden_app(CLI::App* app) {
     } else if (has_name(o, "out") || has_name(o, "json")) {
       o->check(validator([](std::string& v) { return check_output(v); }, ""));
     } else if (has_name(o, "threads")) {
-      o->check(validator([](std::string& v) { return check_threads(v); }, ""));
+      // transform, not check: CLI11 hands a check a copy, and the cap must reach the value.
+      o->transform(validator([](std::string& v) { return check_threads(v); }, ""));
     } else if (has_name(o, "max-games") || has_name(o, "min-moves")) {
       o->check(CLI::NonNegativeNumber);
     } else if (has_name(o, "size")) {
