@@ -3,7 +3,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -292,7 +291,6 @@ absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<
   if (!results_file) return absl::InternalError(absl::StrCat("cannot open ", results_path));
 
   const int workers = static_cast<int>(std::min<size_t>(thread_count(o.parallel), std::max<size_t>(1, pending.size())));
-  std::atomic<int> active{0};
   auto worker = [&] {
     std::vector<std::unique_ptr<EngineProcess>> engines;
     for (const EngineSpec& e : o.engines) engines.push_back(std::make_unique<EngineProcess>(e));
@@ -329,32 +327,23 @@ absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<
       if (sprt_decided(results)) stop_new = true;
     }
     for (auto& e : engines) e->stop();
-    --active;
   };
   {
     Progress progress("match", "games", static_cast<int64_t>(pending.size()));
     if (!o.progress) Progress::set_enabled(false);
-    std::vector<std::jthread> pool;
-    if (!stop_new) {
-      active = workers;
-      for (int w = 0; w < workers; ++w) pool.emplace_back(worker);
-    }
     int64_t shown = -1;
-    while (active.load() > 0) {
+    // The line changes only when a game ends; run_workers ticks once more when the last one does.
+    run_workers(stop_new ? 0 : workers, [&](int) { worker(); }, [&] {
       const int64_t now = played.load();
-      if (now != shown) {
-        std::string note;
-        {
-          std::lock_guard lock(mu);
-          note = progress_note(results, ctx);
-        }
-        progress.update(now, note);
-        shown = now;
+      if (now == shown) return;
+      std::string note;
+      {
+        std::lock_guard lock(mu);
+        note = progress_note(results, ctx);
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    for (auto& t : pool) t.join();
-    progress.update(played.load(), progress_note(results, ctx));
+      progress.update(now, note);
+      shown = now;
+    });
     progress.finish();
     if (!o.progress) Progress::set_enabled(true);
   }
