@@ -14,6 +14,7 @@
 #include "tools/commands.h"
 #include "tools/corpus_options.h"
 #include "tools/policy_options.h"
+#include "util/progress.h"
 
 namespace hane::tools {
 namespace {
@@ -99,8 +100,8 @@ void bench_search(const BenchOptions& o, const std::vector<std::string>& specs, 
       const absl::StatusOr<double> rate = search_playouts_per_second(s, size, playouts, &cpu);
       if (!rate.ok()) throw std::runtime_error(std::string(rate.status().message()));
       const double cpu_rate = cpu > 0 ? playouts / cpu : 0;
-      std::printf("  %-10s %2dx%-2d  %10.0f (CPU %8.0f) playouts/s over %lld playouts\n", names[i].c_str(), size, size,
-                  *rate, cpu_rate, static_cast<long long>(playouts));
+      std::printf("  %-10s %2dx%-2d  %10.0f (CPU %8.0f) playouts/s over %s playouts\n", names[i].c_str(), size, size,
+                  *rate, cpu_rate, with_thousands(playouts).c_str());
       std::fflush(stdout);
       report["search"][names[i]][std::to_string(size)] = {{"playouts_per_second", *rate},
                                                           {"cpu_playouts_per_second", cpu_rate}};

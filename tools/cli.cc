@@ -14,6 +14,7 @@
 #include "go/vertex.h"
 #include "predict/model_file.h"
 #include "util/interrupt.h"
+#include "util/progress.h"
 
 namespace hane::tools {
 namespace fs = std::filesystem;
@@ -349,8 +350,8 @@ void warn_if_other_board_sizes(const std::string& model_path, const std::map<int
   if (sizes.empty()) return;
   std::string seen;
   for (int s : trained) seen += (seen.empty() ? "" : ", ") + std::to_string(s) + "x" + std::to_string(s);
-  std::fprintf(stderr, "hane: warning: %s was trained on %s boards; %lld games here are on %s\n", model_path.c_str(),
-               seen.empty() ? "unrecorded" : seen.c_str(), static_cast<long long>(games), sizes.c_str());
+  std::fprintf(stderr, "hane: warning: %s was trained on %s boards; %s games here are on %s\n", model_path.c_str(),
+               seen.empty() ? "unrecorded" : seen.c_str(), with_thousands(games).c_str(), sizes.c_str());
 }
 
 }  // namespace hane::tools

@@ -75,11 +75,11 @@ CorpusOptions CorpusFlags::options() const {
 
 void print_corpus_summary(const CorpusStats& s) {
   if (g_quiet) return;
-  std::fprintf(stderr, "games: %lld read, %lld kept", static_cast<long long>(s.games_read),
-               static_cast<long long>(s.games_kept));
-  if (s.other_split > 0) std::fprintf(stderr, ", %lld in other splits", static_cast<long long>(s.other_split));
+  std::fprintf(stderr, "games: %s read, %s kept", with_thousands(s.games_read).c_str(),
+               with_thousands(s.games_kept).c_str());
+  if (s.other_split > 0) std::fprintf(stderr, ", %s in other splits", with_thousands(s.other_split).c_str());
   for (const auto& [reason, r] : s.rejected) {
-    std::fprintf(stderr, ", %lld %s", static_cast<long long>(r.count), reason.c_str());
+    std::fprintf(stderr, ", %s %s", with_thousands(r.count).c_str(), reason.c_str());
   }
   std::fprintf(stderr, "\n");
 }

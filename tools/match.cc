@@ -17,6 +17,7 @@
 #include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/version.h"
+#include "util/progress.h"
 
 namespace hane::tools {
 namespace {
@@ -100,9 +101,11 @@ std::vector<Opening> read_openings(const std::vector<std::string>& paths, int si
         out.push_back(std::move(o));
       },
       [&](const SourceError& err) { std::fprintf(stderr, "match: %s\n", describe(err).c_str()); });
-  if (!quiet) std::fprintf(stderr, "match: %zu openings of %d moves from %lld records (%lld skipped, %lld read errors)\n",
-               out.size(), moves, static_cast<long long>(stats.entries), static_cast<long long>(skipped),
-               static_cast<long long>(stats.errors));
+  if (!quiet) {
+    std::fprintf(stderr, "match: %s openings of %d moves from %s records (%s skipped, %s read errors)\n",
+                 with_thousands(static_cast<int64_t>(out.size())).c_str(), moves, with_thousands(stats.entries).c_str(),
+                 with_thousands(skipped).c_str(), with_thousands(stats.errors).c_str());
+  }
   if (out.empty()) throw std::runtime_error("no usable openings in the --openings paths");
   return out;
 }

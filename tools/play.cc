@@ -21,6 +21,7 @@
 #include "tools/commands.h"
 #include "tools/engine_options.h"
 #include "tools/version.h"
+#include "util/progress.h"
 
 namespace hane::tools {
 namespace {
@@ -32,16 +33,6 @@ struct PlayOptions {
   int handicap = 0;
   std::string sgf_path;
 };
-
-// 3100 -> "3,100".
-std::string thousands(int64_t n) {
-  std::string digits = std::to_string(n), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -63,7 +54,7 @@ std::string why(gtp::MoveGenerator& player, const Game& before, Color color, con
   for (const MoveStats& m : r.children) {
     if (m.move == r.move) visits = m.visits;
   }
-  line += thousands(visits) + " visits, " + std::to_string(std::lround(100 * r.winrate)) + "% win";
+  line += with_thousands(visits) + " visits, " + std::to_string(std::lround(100 * r.winrate)) + "% win";
   return line;
 }
 
