@@ -1,9 +1,13 @@
-// Positions the micro-benchmarks share.
+// Positions and loops the micro-benchmarks share.
 #pragma once
+
+#include <benchmark/benchmark.h>
 
 #include <cstdint>
 
 #include "go/board.h"
+#include "go/random.h"
+#include "playout/policy.h"
 #include "playout/uniform.h"
 
 namespace hane::bench {
@@ -19,6 +23,26 @@ inline Board random_midgame(uint64_t seed, int moves = 150, int size = 19) {
     c = opponent(c);
   }
   return b;
+}
+
+/// Playouts of a default-made `Policy` from the empty board of state.range(0), one per
+/// iteration, with counters playouts/s, moves/playout and time/move (shown in ns).
+template <class Policy>
+void playouts(benchmark::State& state) {
+  const int size = static_cast<int>(state.range(0));
+  const Board empty(size);
+  Policy policy;
+  Rng rng(1);
+  int64_t moves = 0;
+  for (auto _ : state) {
+    policy.reset(empty, Color::kBlack);
+    moves += run_playout(policy, rng).moves;
+  }
+  const double n = static_cast<double>(state.iterations());
+  state.counters["playouts/s"] = benchmark::Counter(n, benchmark::Counter::kIsRate);
+  state.counters["moves/playout"] = static_cast<double>(moves) / n;
+  state.counters["time/move"] =
+      benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 }  // namespace hane::bench

@@ -9,21 +9,9 @@
 namespace hane {
 namespace {
 
-void BM_GoRandomPlayout(benchmark::State& state) {
-  const int size = static_cast<int>(state.range(0));
-  const Board empty(size);
-  UniformPolicy policy;
-  Rng rng(1);
-  int64_t moves = 0;
-  for (auto _ : state) {
-    policy.reset(empty, Color::kBlack);
-    moves += run_playout(policy, rng).moves;
-  }
-  state.counters["playouts/s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
-  state.counters["moves/playout"] = static_cast<double>(moves) / static_cast<double>(state.iterations());
-}
+// The uniform policy's playouts (as BM_RulesPlayoutUniform, under the Go filter).
+void BM_GoRandomPlayout(benchmark::State& state) { bench::playouts<UniformPolicy>(state); }
 BENCHMARK(BM_GoRandomPlayout)->Arg(9)->Arg(19);
-
 
 void BM_GoLegalAllPoints(benchmark::State& state) {
   const Board b = bench::random_midgame(2);

@@ -1,13 +1,17 @@
 // The `hane` command line as a user meets it: checks before any work, exit codes, typos,
-// number ranges, model board sizes, eval rows and JSON, Ctrl-C. Runs the built binary.
+// number ranges, model board sizes, eval rows and JSON, Ctrl-C, --quiet, progress counts.
+// Runs the built binary.
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gmock/gmock.h>
@@ -53,9 +57,12 @@ class CliTest : public ::testing::Test {
     if (!fs::exists(HANE_BINARY)) GTEST_SKIP() << "hane not built: " << HANE_BINARY;
   }
 
-  static Result hane(const std::string& args) {
+  // Runs `hane args` (with `input` on stdin, else nothing) and collects its output.
+  static Result hane(const std::string& args, const std::string& input = "") {
     const std::string err_file = (dir_ / "stderr.txt").string();
-    const std::string command = std::string(HANE_BINARY) + " " + args + " 2>" + err_file;
+    const std::string in_file = (dir_ / "stdin.txt").string();
+    std::ofstream(in_file) << input;
+    const std::string command = std::string(HANE_BINARY) + " " + args + " <" + in_file + " 2>" + err_file;
     Result r;
     FILE* pipe = ::popen(command.c_str(), "r");
     char buffer[4096];
@@ -123,17 +130,86 @@ TEST_F(CliTest, NumbersOutsideTheirRangeAreRefused) {
   const Result many = hane("dataset stats " + games + " --size 9 --quiet --threads 1000");
   EXPECT_EQ(many.code, 0) << many.err;
   EXPECT_THAT(many.err, HasSubstr("--threads 1000 is more than the"));
+  // The cap reaches the work: the engine names the threads it uses.
+  const std::string cores = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+  const Result engine = hane("gtp --policy uniform --prior none --threads 1000", "quit\n");
+  EXPECT_EQ(engine.code, 0) << engine.err;
+  EXPECT_THAT(engine.err, HasSubstr("using " + cores + "\n"));
+  EXPECT_THAT(engine.err, HasSubstr(" " + cores + " thread(s)"));
 }
 
-TEST_F(CliTest, QuietMeansQuietAndWorkFailuresExitOne) {
-  const Result quiet = hane("dataset stats " + path("games9") + " --size 9 --quiet");
-  EXPECT_EQ(quiet.code, 0);
-  EXPECT_EQ(quiet.err, "");
-  EXPECT_THAT(quiet.out, HasSubstr("games kept"));
+TEST_F(CliTest, QuietMeansOnlyResultsAndErrorsForEveryCommand) {
+  const std::string games = path("games9") + " --size 9 --quiet";
+  const std::string model = path("q.model");
+  const std::string engine = " --quiet --policy uniform --prior none --playouts 20 --threads 1";
+  // Each command with --quiet: its results on stdout (matched), nothing at all on stderr.
+  const std::vector<std::pair<std::string, std::string>> commands = {
+      {"dataset stats " + games, "games kept"},
+      {"train diamond " + games + " --out " + model, "wrote"},
+      {"train softmax " + games + " --epochs 2 --out " + path("q-softmax.model"), "wrote"},
+      {"train tree " + games + " --leaves 10 --out " + path("q-tree.model"), "wrote"},
+      {"eval " + games + " --split all -m uniform -m " + model, "top1"},
+      {"model info --quiet " + model, "checksum ok"},
+      {"bench --quiet --policy uniform --seconds 0.01", "playouts/s"},
+      {"match --quiet --no-plots --size 5 --games 2 --out " + path("q-match") + " -e 'a=hane:" + engine +
+           "' -e 'b=hane:" + engine + "'",
+       "games"},
+  };
+  for (const auto& [command, result] : commands) {
+    const Result r = hane(command);
+    EXPECT_EQ(r.code, 0) << command << ": " << r.err;
+    EXPECT_EQ(r.err, "") << command;
+    EXPECT_THAT(r.out, HasSubstr(result)) << command;
+  }
+  // The engine commands read stdin: GTP answers, or the game in the terminal.
+  const Result gtp = hane("gtp" + engine, "name\nquit\n");
+  EXPECT_EQ(gtp.code, 0) << gtp.err;
+  EXPECT_EQ(gtp.err, "");
+  EXPECT_THAT(gtp.out, HasSubstr("= hane"));
+  const Result play = hane("play --size 5 --sgf " + path("q.sgf") + engine, "quit\n");
+  EXPECT_EQ(play.code, 0) << play.err;
+  EXPECT_EQ(play.err, "");
+  EXPECT_THAT(play.out, HasSubstr("Saved the game"));
+  // Without --quiet the engine names itself on stderr.
+  EXPECT_THAT(hane("gtp --policy uniform --prior none", "quit\n").err, HasSubstr("hane gtp: "));
+}
+
+TEST_F(CliTest, WorkFailuresExitOneAndUsageErrorsFoundLateExitTwo) {
   // 9x9 games, default --size 19: nothing to train on is a failure of the work.
   const Result none = hane("train diamond " + path("games9") + " --quiet --out " + path("none.model"));
   EXPECT_EQ(none.code, 1);
   EXPECT_THAT(none.err, HasSubstr("no training games"));
+  // Values only the command can read are still usage errors.
+  const Result rank = hane("dataset stats " + path("games9") + " --min-rank 7x");
+  EXPECT_EQ(rank.code, 2);
+  EXPECT_THAT(rank.err, HasSubstr("--min-rank: cannot read rank '7x'"));
+  const std::string match = "match --out " + path("bad-match") + " -e a=gtp:true -e b=gtp:true";
+  EXPECT_EQ(hane(match + " --sprt elo0").code, 2);
+  EXPECT_EQ(hane(match + " --time 1/2").code, 2);
+  EXPECT_EQ(hane("match --out " + path("bad-match") + " -e nospec -e b=gtp:true").code, 2);
+  EXPECT_EQ(hane(match + " --openings " + path("typo")).code, 2);
+  EXPECT_EQ(hane("dataset stats " + path("games9") + " --bots " + path("no-bots.txt")).code, 2);
+  EXPECT_EQ(hane("gtp --threads 0").code, 2);
+  EXPECT_EQ(hane("play --size 30").code, 2);
+  // --help and --version succeed for every command.
+  for (const std::string command : {"", "dataset stats", "train diamond", "train softmax", "train tree", "eval",
+                                    "model info", "bench", "gtp", "play", "match"}) {
+    const Result help = hane(command + " --help");
+    EXPECT_EQ(help.code, 0) << command;
+    EXPECT_THAT(help.out, HasSubstr("--help")) << command;
+  }
+  EXPECT_EQ(hane("--version").code, 0);
+}
+
+TEST_F(CliTest, ProgressCountsEachGameOncePerPass) {
+  const Result r = hane("train tree " + path("games9") + " --size 9 --leaves 10 --out " + path("p-tree.model"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  // "grew a decision tree on N games": each sampling pass reads those N games once.
+  const size_t on = r.out.find(" games (");
+  ASSERT_NE(on, std::string::npos) << r.out;
+  const std::string n = r.out.substr(r.out.rfind(' ', on - 1) + 1, on - r.out.rfind(' ', on - 1) - 1);
+  EXPECT_THAT(r.err, HasSubstr("sampling positions (pass 1 of 2: counting): " + n + "/" + n + " games"));
+  EXPECT_THAT(r.err, HasSubstr("sampling positions (pass 2 of 2): " + n + "/" + n + " games"));
 }
 
 TEST_F(CliTest, ModelsRecordTheirBoardSizesAndEvalWarnsOnOthers) {
@@ -196,6 +272,86 @@ TEST_F(CliTest, ModelInfoSummarisesAndDumpSaysWhenItCannot) {
   EXPECT_EQ(info.code, 0) << info.err;
   EXPECT_THAT(info.out, HasSubstr("board_sizes_seen"));
   EXPECT_TRUE(fs::exists(path("info.json")));
+}
+
+TEST_F(CliTest, SmallerThingsBotsRanksMaxGamesAndWrongBenchModels) {
+  // Games between ranked players, one of them a bot.
+  fs::create_directories(dir_ / "ranked");
+  const std::vector<std::pair<std::string, std::string>> players = {
+      {"alice", "10k"}, {"bob", "16k"}, {"carol", "1d"}, {"botty", "2k"}};
+  for (size_t g = 0; g < players.size(); ++g) {
+    std::ofstream(dir_ / "ranked" / ("r" + std::to_string(g) + ".sgf"))
+        << "(;GM[1]SZ[9]PB[" << players[g].first << "]BR[" << players[g].second << "]PW[dave]WR[3k];B[" << char('a' + g)
+        << "c];W[ee];B[" << char('a' + g) << "g])";
+  }
+  const std::string bots = path("bots.txt");
+  std::ofstream(bots) << "botty\n";
+  // --bots FILE alone leaves the bots' games out.
+  const Result bot = hane("dataset stats " + path("ranked") + " --size 9 --quiet --bots " + bots);
+  ASSERT_EQ(bot.code, 0) << bot.err;
+  EXPECT_THAT(bot.out, HasSubstr("games kept                   3"));
+  EXPECT_THAT(bot.out, HasSubstr("bot "));
+  // Ranks listed by strength, weakest first.
+  const Result all = hane("dataset stats " + path("ranked") + " --size 9 --quiet");
+  ASSERT_EQ(all.code, 0) << all.err;
+  const size_t k16 = all.out.find("16k:"), k10 = all.out.find("10k:"), k3 = all.out.find("3k:"), d1 = all.out.find("1d:");
+  ASSERT_NE(d1, std::string::npos) << all.out;
+  EXPECT_LT(k16, k10);
+  EXPECT_LT(k10, k3);
+  EXPECT_LT(k3, d1);
+  // --max-games counts the same games whatever --split: the games read are the same.
+  auto read = [&](const std::string& split) {
+    const Result r = hane("dataset stats " + path("games9") + " --size 9 --quiet --max-games 20 --split " + split);
+    return r.out.substr(0, r.out.find("games kept"));
+  };
+  EXPECT_EQ(read("all"), read("test"));
+  EXPECT_THAT(read("all"), HasSubstr("20"));
+  // A model that does not load fails before any benchmarking: nothing measured.
+  const Result bench = hane("bench --policy uniform --policy softmax:" + path("no.model"));
+  EXPECT_EQ(bench.code, 1);
+  EXPECT_EQ(bench.out, "");
+  EXPECT_THAT(bench.err, HasSubstr("no.model"));
+}
+
+// Ctrl-C during training: "interrupted" is said, the best epoch so far is written, exit 130.
+TEST_F(CliTest, CtrlCDuringTrainingKeepsTheBestModelSoFar) {
+  const std::string model = path("int-softmax.model");
+  int err_pipe[2];
+  ASSERT_EQ(::pipe(err_pipe), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::dup2(err_pipe[1], STDERR_FILENO);
+    ::dup2(::open("/dev/null", O_WRONLY), STDOUT_FILENO);
+    ::close(err_pipe[0]);
+    ::close(err_pipe[1]);
+    // More epochs than could ever end first: the run stops only by Ctrl-C.
+    ::execl(HANE_BINARY, "hane", "train", "softmax", path("games9").c_str(), "--size", "9", "--epochs", "1000000",
+            "--patience", "1000000", "--out", model.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(err_pipe[1]);
+  std::string err;
+  char buffer[4096];
+  bool sent = false;
+  for (ssize_t n; (n = ::read(err_pipe[0], buffer, sizeof buffer)) > 0;) {
+    err.append(buffer, static_cast<size_t>(n));
+    // The first epoch's line is printed inside the trainer, where Ctrl-C keeps the model.
+    if (!sent && err.find("epoch 1: train loss") != std::string::npos) {
+      ::kill(child, SIGINT);
+      sent = true;
+    }
+  }
+  ::close(err_pipe[0]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(sent) << err;
+  ASSERT_TRUE(WIFEXITED(status)) << err;
+  EXPECT_EQ(WEXITSTATUS(status), 130) << err;
+  EXPECT_THAT(err, HasSubstr("interrupted: stopping after this epoch"));
+  const Result info = hane("model info " + model);
+  EXPECT_EQ(info.code, 0) << info.err;
+  EXPECT_THAT(info.out, HasSubstr("checksum ok"));
 }
 
 // Ctrl-C: outside an InterruptScope the process ends with 130; inside, it only sets the flag.

@@ -14,6 +14,7 @@
 #include "tools/commands.h"
 #include "tools/corpus_options.h"
 #include "tools/policy_options.h"
+#include "util/progress.h"
 
 namespace hane::tools {
 namespace {
@@ -25,6 +26,7 @@ struct BenchOptions {
   PolicyFlags policy;
   bool search = false;         // --search: in-search rates too
   std::string prior = "none";  // --search-prior
+  bool quiet = false;          // --quiet: accepted as everywhere; bench writes only results and warnings
 };
 
 using Clock = std::chrono::steady_clock;
@@ -76,7 +78,7 @@ std::vector<std::string> default_specs() {
   if (std::filesystem::exists(model)) {
     specs.push_back("softmax:" + model);
   } else {
-    std::fprintf(stderr, "hane bench: %s not found, softmax left out\n", model.c_str());
+    std::fprintf(stderr, "hane: warning: %s not found, softmax left out\n", model.c_str());
   }
   return specs;
 }
@@ -98,8 +100,8 @@ void bench_search(const BenchOptions& o, const std::vector<std::string>& specs, 
       const absl::StatusOr<double> rate = search_playouts_per_second(s, size, playouts, &cpu);
       if (!rate.ok()) throw std::runtime_error(std::string(rate.status().message()));
       const double cpu_rate = cpu > 0 ? playouts / cpu : 0;
-      std::printf("  %-10s %2dx%-2d  %10.0f (CPU %8.0f) playouts/s over %lld playouts\n", names[i].c_str(), size, size,
-                  *rate, cpu_rate, static_cast<long long>(playouts));
+      std::printf("  %-10s %2dx%-2d  %10.0f (CPU %8.0f) playouts/s over %s playouts\n", names[i].c_str(), size, size,
+                  *rate, cpu_rate, with_thousands(playouts).c_str());
       std::fflush(stdout);
       report["search"][names[i]][std::to_string(size)] = {{"playouts_per_second", *rate},
                                                           {"cpu_playouts_per_second", cpu_rate}};
@@ -170,6 +172,7 @@ void add_bench_command(CLI::App& app) {
                 "cpu_playouts_per_second}}})");
   cmd->add_option("--search-prior", options->prior, "Guesser model for the priors in --search, or none")
       ->capture_default_str();
+  cmd->add_flag("--quiet", options->quiet, "Nothing on stderr but warnings and errors (bench prints only results)");
   cmd->callback([options] { run(*options); });
 }
 

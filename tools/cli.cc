@@ -8,13 +8,13 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
-#include <limits>
 #include <thread>
 
 #include "corpus/source.h"
 #include "go/vertex.h"
 #include "predict/model_file.h"
 #include "util/interrupt.h"
+#include "util/progress.h"
 
 namespace hane::tools {
 namespace fs = std::filesystem;
@@ -130,7 +130,7 @@ void harden_app(CLI::App* app) {
   for (CLI::Option* o : app->get_options()) {
     // One value per occurrence: "-m a.model games/" must not read games/ as a second model.
     if (!o->get_positional()) o->allow_extra_args(false);
-    if (has_name(o, "paths")) {
+    if (has_name(o, "paths") || has_name(o, "openings") || has_name(o, "bots")) {
       o->check(validator([](std::string& v) { return check_input(v); }, ""));
     } else if (has_name(o, "file") || (has_name(o, "model") && (app->get_name() == "eval" || app->get_name() == "bench"))) {
       o->check(validator([](std::string& v) { return check_model_input(v); }, ""));
@@ -145,9 +145,10 @@ void harden_app(CLI::App* app) {
     } else if (has_name(o, "out") || has_name(o, "json")) {
       o->check(validator([](std::string& v) { return check_output(v); }, ""));
     } else if (has_name(o, "threads")) {
-      o->check(validator([](std::string& v) { return check_threads(v); }, ""));
+      // transform, not check: CLI11 hands a check a copy, and the cap must reach the value.
+      o->transform(validator([](std::string& v) { return check_threads(v); }, ""));
     } else if (has_name(o, "max-games") || has_name(o, "min-moves")) {
-      o->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()));
+      o->check(CLI::NonNegativeNumber);
     } else if (has_name(o, "size")) {
       o->check(validator([](std::string& v) { return check_size(v); }, ""));
     } else if (has_name(o, "seconds")) {
@@ -303,9 +304,16 @@ int run(CLI::App& app, int argc, char** argv) {
   }
   try {
     app.parse(argc, argv);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "hane: %s\nRun with --help for more information.\n", e.what());
+    return kExitUsage;
   } catch (const CLI::RuntimeError& e) {
-    return e.get_exit_code();  // a command's own code (hane match: 130 when interrupted)
+    // Thrown by a command to end with its own code (match: 130 when interrupted).
+    const int code = e.get_exit_code();
+    return code == kExitOk || code == kExitInterrupted ? code : kExitFailure;
   } catch (const CLI::ParseError& e) {
+    // CLI11's codes: 0 for --help and --version (CallForHelp, CallForVersion), else a bad
+    // command line (ConversionError, ValidationError, RequiredError, ExtrasError, ...).
     const int code = app.exit(e);  // prints help, version or the error
     return code == 0 ? kExitOk : kExitUsage;
   } catch (const std::exception& e) {
@@ -342,8 +350,8 @@ void warn_if_other_board_sizes(const std::string& model_path, const std::map<int
   if (sizes.empty()) return;
   std::string seen;
   for (int s : trained) seen += (seen.empty() ? "" : ", ") + std::to_string(s) + "x" + std::to_string(s);
-  std::fprintf(stderr, "hane: warning: %s was trained on %s boards; %lld games here are on %s\n", model_path.c_str(),
-               seen.empty() ? "unrecorded" : seen.c_str(), static_cast<long long>(games), sizes.c_str());
+  std::fprintf(stderr, "hane: warning: %s was trained on %s boards; %s games here are on %s\n", model_path.c_str(),
+               seen.empty() ? "unrecorded" : seen.c_str(), with_thousands(games).c_str(), sizes.c_str());
 }
 
 }  // namespace hane::tools

@@ -7,7 +7,8 @@
 //
 // Checks, attached by option name to every subcommand by harden() (so new commands get them
 // by naming their options the same way):
-//   PATH... ("paths")            each exists; a folder holds at least one .sgf/.mgt or archive
+//   PATH... ("paths"), --openings  each exists; a folder holds at least one .sgf/.mgt or archive
+//   --bots                       an existing, readable file
 //   FILE ("file"), --model       an existing file ("uniform" is a model too)
 //   --out, --json                the file can be created or overwritten (the folder exists and
 //                                is writable), with the system's reason if not
@@ -22,6 +23,7 @@
 #pragma once
 
 #include <map>
+#include <stdexcept>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -32,6 +34,13 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitInterrupted = 130;
+
+/// A bad command line found while the command runs (a value only the command can read, such as
+/// --min-rank 7x or a match engine spec): run() prints "hane: <what>" and exits with kExitUsage.
+/// Any other exception from a command is a failure of the work (kExitFailure).
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 /// Attaches the checks above to every option of every subcommand of `app`, by name.
 void harden(CLI::App& app);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "cluster/cluster.h"
+#include "tools/cli.h"
 #include "util/progress.h"
 
 namespace hane::tools {
@@ -51,7 +52,7 @@ CorpusOptions CorpusFlags::options() const {
   o.filter.board_size = board_size;
   if (!min_rank.empty()) {
     const Rank r = parse_rank(min_rank);
-    if (!r.known()) throw std::runtime_error("--min-rank: cannot read rank '" + min_rank + "' (try 6d, 2k or 1p)");
+    if (!r.known()) throw UsageError("--min-rank: cannot read rank '" + min_rank + "' (try 6d, 2k or 1p)");
     o.filter.min_rank = r;
   }
   o.filter.handicap = handicap == "only" ? HandicapGames::kOnly : handicap == "none" ? HandicapGames::kNone : HandicapGames::kAny;
@@ -75,11 +76,11 @@ CorpusOptions CorpusFlags::options() const {
 
 void print_corpus_summary(const CorpusStats& s) {
   if (g_quiet || !cluster::is_root()) return;  // with several ranks, rank 0 says it
-  std::fprintf(stderr, "games: %lld read, %lld kept", static_cast<long long>(s.games_read),
-               static_cast<long long>(s.games_kept));
-  if (s.other_split > 0) std::fprintf(stderr, ", %lld in other splits", static_cast<long long>(s.other_split));
+  std::fprintf(stderr, "games: %s read, %s kept", with_thousands(s.games_read).c_str(),
+               with_thousands(s.games_kept).c_str());
+  if (s.other_split > 0) std::fprintf(stderr, ", %s in other splits", with_thousands(s.other_split).c_str());
   for (const auto& [reason, r] : s.rejected) {
-    std::fprintf(stderr, ", %lld %s", static_cast<long long>(r.count), reason.c_str());
+    std::fprintf(stderr, ", %s %s", with_thousands(r.count).c_str(), reason.c_str());
   }
   std::fprintf(stderr, "\n");
 }

@@ -77,6 +77,7 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str()
       ->group(group);
+  cmd->add_flag("--quiet", flags.quiet, "Nothing on stderr but warnings and errors (no line naming the engine)");
 }
 
 absl::StatusOr<std::unique_ptr<gtp::SearchPlayer>> make_player(const EngineFlags& flags, std::ostream* log) {

@@ -18,6 +18,8 @@ struct EngineFlags {
   /// model is missing.
   bool default_policy = true;
   bool default_prior = true;
+  /// --quiet: nothing on stderr but warnings and errors (no banner naming the engine).
+  bool quiet = false;
 };
 
 /// Adds --playouts, --time-per-move, --policy, --prior, --threads, --seed and the search's

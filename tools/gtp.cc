@@ -24,7 +24,7 @@ void add_gtp_command(CLI::App& app) {
   cmd->callback([flags, size, komi] {
     auto player = make_player(*flags, &std::cerr);
     if (!player.ok()) throw std::runtime_error(std::string(player.status().message()));
-    std::cerr << "hane gtp: " << (*player)->name() << std::endl;
+    if (!flags->quiet) std::cerr << "hane gtp: " << (*player)->name() << std::endl;
     gtp::EngineConfig config;
     config.name = "hane";
     config.version = kVersion;

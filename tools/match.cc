@@ -15,8 +15,10 @@
 #include "go/game.h"
 #include "match/match.h"
 #include "sgf/record.h"
+#include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/version.h"
+#include "util/progress.h"
 
 namespace hane::tools {
 namespace {
@@ -61,7 +63,7 @@ TimeControl parse_time(const std::string& text) {
   char tail = 0;
   const int got = std::sscanf(text.c_str(), "%lf/%lf/%d%c", &main, &period, &stones, &tail);
   if (!(got == 1 || got == 3) || main < 0 || period < 0 || stones < 0 || (got == 3 && period > 0 && stones == 0))
-    throw std::invalid_argument("--time: expected MAIN or MAIN/PERIOD/STONES in seconds (e.g. 60 or 30/10/5), got '" +
+    throw UsageError("--time: expected MAIN or MAIN/PERIOD/STONES in seconds (e.g. 60 or 30/10/5), got '" +
                                 text + "'");
   t.main_s = main;
   t.period_s = period;
@@ -71,7 +73,7 @@ TimeControl parse_time(const std::string& text) {
 
 // Openings: the first `moves` moves of every game record under `paths` whose size matches,
 // without setup stones, legal under the match rules. Problems are listed and counted.
-std::vector<Opening> read_openings(const std::vector<std::string>& paths, int size, int moves) {
+std::vector<Opening> read_openings(const std::vector<std::string>& paths, int size, int moves, bool quiet) {
   std::vector<Opening> out;
   int64_t skipped = 0;
   auto skip = [&](const std::string& name, const std::string& why) {
@@ -100,9 +102,11 @@ std::vector<Opening> read_openings(const std::vector<std::string>& paths, int si
         out.push_back(std::move(o));
       },
       [&](const SourceError& err) { std::fprintf(stderr, "match: %s\n", describe(err).c_str()); });
-  std::fprintf(stderr, "match: %zu openings of %d moves from %lld records (%lld skipped, %lld read errors)\n",
-               out.size(), moves, static_cast<long long>(stats.entries), static_cast<long long>(skipped),
-               static_cast<long long>(stats.errors));
+  if (!quiet) {
+    std::fprintf(stderr, "match: %s openings of %d moves from %s records (%s skipped, %s read errors)\n",
+                 with_thousands(static_cast<int64_t>(out.size())).c_str(), moves, with_thousands(stats.entries).c_str(),
+                 with_thousands(skipped).c_str(), with_thousands(stats.errors).c_str());
+  }
   if (out.empty()) throw std::runtime_error("no usable openings in the --openings paths");
   return out;
 }
@@ -112,7 +116,7 @@ int run(const MatchFlags& f, const std::string& command_line) {
   const std::string exe = self_exe();
   for (size_t i = 0; i < f.engines.size(); ++i) {
     auto e = parse_engine_spec(f.engines[i], exe, static_cast<int>(i));
-    if (!e.ok()) throw std::invalid_argument(std::string(e.status().message()));
+    if (!e.ok()) throw UsageError(std::string(e.status().message()));
     o.engines.push_back(std::move(*e));
   }
   o.gauntlet = f.gauntlet;
@@ -123,10 +127,16 @@ int run(const MatchFlags& f, const std::string& command_line) {
   o.game.max_moves = f.max_moves;
   o.game.time = parse_time(f.time);
   o.game.move_timeout_s = f.move_timeout;
-  if (!f.openings.empty()) o.openings = read_openings(f.openings, f.size, f.opening_moves);
+  if (!f.sprt.empty()) {
+    try {
+      o.sprt = parse_sprt(f.sprt);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }
+  if (!f.openings.empty()) o.openings = read_openings(f.openings, f.size, f.opening_moves, f.quiet);
   o.seed = f.seed;
   o.parallel = f.parallel;
-  if (!f.sprt.empty()) o.sprt = parse_sprt(f.sprt);
   o.out_dir = f.out;
   o.progress = !f.quiet;
   o.plots = !f.no_plots;
@@ -152,7 +162,7 @@ int run(const MatchFlags& f, const std::string& command_line) {
     j << outcome->report.dump(2) << "\n";
     if (!j) throw std::runtime_error("cannot write " + f.json_path);
   }
-  return outcome->interrupted ? 130 : 0;
+  return outcome->interrupted ? kExitInterrupted : kExitOk;
 }
 
 }  // namespace
@@ -168,30 +178,43 @@ void add_match_command(CLI::App& app) {
                   "program started per game) or NAME=hane:ARGS (a child `hane gtp ARGS --seed SEED` per game)")
       ->required();
   cmd->add_flag("--gauntlet", flags->gauntlet, "the first engine against each other one (default: round robin)");
-  cmd->add_option("-n,--games", flags->games, "games per pairing (the most, with --sprt)")->check(CLI::PositiveNumber);
-  cmd->add_option("--size", flags->size, "board size")->check(CLI::Range(2, 25));
-  cmd->add_option("--komi", flags->komi, "komi, points (half-point komi: no draws; integer komi: jigo counts 1/2)");
-  cmd->add_option("--handicap", flags->handicap, "handicap stones for Black, set with fixed_handicap / set_free_handicap");
+  cmd->add_option("-n,--games", flags->games, "games per pairing (the most, with --sprt)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--size", flags->size, "board size")->check(CLI::Range(2, 25))->capture_default_str();
+  cmd->add_option("--komi", flags->komi, "komi, points (half-point komi: no draws; integer komi: jigo counts 1/2)")
+      ->capture_default_str();
+  cmd->add_option("--handicap", flags->handicap, "handicap stones for Black, set with fixed_handicap / set_free_handicap")
+      ->check(CLI::Range(0, 9))
+      ->capture_default_str();
   cmd->add_option("--max-moves", flags->max_moves,
                   "moves after which a game stops: adjudicated by area score when the engines agree on the dead "
-                  "stones, else void (0: 3 x size^2)");
+                  "stones, else void (0: 3 x size^2)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd->add_option("--time", flags->time,
                   "time control MAIN or MAIN/PERIOD/STONES (Canadian byo-yomi), seconds, sent with time_settings and "
                   "time_left before every genmove (default: none; engines use their own budget, e.g. --playouts)");
-  cmd->add_option("--move-timeout", flags->move_timeout, "seconds a genmove may take without a time control (then forfeit)");
+  cmd->add_option("--move-timeout", flags->move_timeout, "seconds a genmove may take without a time control (then forfeit)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--openings", flags->openings,
                   "SGF files, folders or archives; each opening (the first --opening-moves moves) is played twice, "
                   "colours swapped");
-  cmd->add_option("--opening-moves", flags->opening_moves, "moves taken from each opening record")->check(CLI::PositiveNumber);
-  cmd->add_option("--seed", flags->seed, "seed of the schedule's per-game seeds");
-  cmd->add_option("-p,--parallel", flags->parallel,
-                  "games at once (default: one per core); under mpirun, games at once on each rank");
+  cmd->add_option("--opening-moves", flags->opening_moves, "moves taken from each opening record")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--seed", flags->seed, "seed of the schedule's per-game seeds")->capture_default_str();
+  cmd->add_option("-p,--parallel", flags->parallel, "games at once (0: one per core); under mpirun, games at once on each rank")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd->add_option("--sprt", flags->sprt,
                   "elo0=0,elo1=50,alpha=0.05,beta=0.05[,model=logistic|normalized][,per=pair|game]: stop when the "
                   "GSPRT decides (elo0/elo1 are logistic Elo unless model=normalized; default per pair)");
-  cmd->add_option("-o,--out", flags->out, "output folder: results.jsonl, sgf/, stderr/, report, plots");
+  cmd->add_option("-o,--out", flags->out, "output folder: results.jsonl, sgf/, stderr/, report, plots")
+      ->capture_default_str();
   cmd->add_option("--json", flags->json_path, "also write the JSON report here");
-  cmd->add_flag("-q,--quiet", flags->quiet, "no progress lines");
+  cmd->add_flag("-q,--quiet", flags->quiet, "nothing on stderr but warnings and errors (no progress, no summary)");
   cmd->add_flag("--no-plots", flags->no_plots, "do not draw plots with gnuplot");
   cmd->callback([flags] {
     std::string command_line;

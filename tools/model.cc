@@ -6,6 +6,7 @@
 #include "predict/model_file.h"
 #include "tools/commands.h"
 #include "tools/corpus_options.h"
+#include "util/progress.h"
 
 namespace hane::tools {
 namespace {
@@ -34,6 +35,7 @@ struct InfoFlags {
   std::string path;
   bool dump = false;
   std::string json_path;
+  bool quiet = false;  // accepted as everywhere; model info writes only results and errors
 };
 
 }  // namespace
@@ -47,12 +49,13 @@ void add_model_command(CLI::App& app) {
   info->add_option("file", f->path, "Model file")->required();
   info->add_flag("--dump", f->dump, "Also print the model as text (decision trees only: every question and leaf)");
   info->add_option("--json", f->json_path, "Also write the whole header (every list in full) to this JSON file");
+  info->add_flag("--quiet", f->quiet, "Nothing on stderr but warnings and errors (model info prints only results)");
   info->callback([f] {
     auto guesser = load_guesser(f->path);  // checks the whole file, payload included
     if (!guesser.ok()) throw std::runtime_error(std::string(guesser.status().message()));
     auto file = read_model_file(f->path);
-    std::printf("%s: %s, %zu payload bytes, checksum ok\n%s\n", f->path.c_str(), (*guesser)->name().c_str(),
-                file->payload.size(), summarised(file->header).dump(2).c_str());
+    std::printf("%s: %s, %s payload bytes, checksum ok\n%s\n", f->path.c_str(), (*guesser)->name().c_str(),
+                with_thousands(static_cast<int64_t>(file->payload.size())).c_str(), summarised(file->header).dump(2).c_str());
     if (!f->json_path.empty()) write_json(f->json_path, file->header);
     if (f->dump) {
       const std::string text = (*guesser)->dump();

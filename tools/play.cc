@@ -21,6 +21,7 @@
 #include "tools/commands.h"
 #include "tools/engine_options.h"
 #include "tools/version.h"
+#include "util/progress.h"
 
 namespace hane::tools {
 namespace {
@@ -32,16 +33,6 @@ struct PlayOptions {
   int handicap = 0;
   std::string sgf_path;
 };
-
-// 3100 -> "3,100".
-std::string thousands(int64_t n) {
-  std::string digits = std::to_string(n), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -63,7 +54,7 @@ std::string why(gtp::MoveGenerator& player, const Game& before, Color color, con
   for (const MoveStats& m : r.children) {
     if (m.move == r.move) visits = m.visits;
   }
-  line += thousands(visits) + " visits, " + std::to_string(std::lround(100 * r.winrate)) + "% win";
+  line += with_thousands(visits) + " visits, " + std::to_string(std::lround(100 * r.winrate)) + "% win";
   return line;
 }
 
@@ -88,7 +79,7 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
   auto made = make_player(flags, &std::cerr);
   if (!made.ok()) throw std::runtime_error(std::string(made.status().message()));
   std::unique_ptr<gtp::SearchPlayer> player = std::move(*made);
-  std::cerr << "hane play: " << player->name() << std::endl;
+  if (!flags.quiet) std::cerr << "hane play: " << player->name() << std::endl;
 
   Game game(o.size, Rules{false, Superko::kPositional, o.komi});
   GameRecord record;
@@ -235,7 +226,9 @@ void add_play_command(CLI::App& app) {
   cmd->add_option("--color", options->color, "Your colour: black or white")
       ->check(CLI::IsMember({"black", "white", "b", "w"}, CLI::ignore_case))
       ->capture_default_str();
-  cmd->add_option("--handicap", options->handicap, "Fixed handicap stones for Black (GTP placement)")->check(CLI::Range(0, 9));
+  cmd->add_option("--handicap", options->handicap, "Fixed handicap stones for Black (GTP placement)")
+      ->check(CLI::Range(0, 9))
+      ->capture_default_str();
   cmd->add_option("--sgf", options->sgf_path, "Where to save the game (default hane-DATE-TIME.sgf here)");
   add_engine_options(cmd, *flags);
   cmd->callback([options, flags] { run_play(*options, *flags); });

@@ -64,6 +64,7 @@ void add_train_diamond_command(CLI::App* train) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_option("--min-seen", diamond->min_seen, "Leave out diamond patterns seen fewer times (they use the 3x3 ratio)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->callback([diamond] { train_diamond(*diamond); });
 }

@@ -26,7 +26,7 @@ void train(SoftmaxFlags& f) {
   const auto start = std::chrono::steady_clock::now();
   // Train and validation games are both needed: read every split and keep those two.
   CorpusOptions co = f.corpus.options();
-  if (co.split != Split::kTrain) throw std::runtime_error("hane train softmax trains on --split train (and validates on the validation split)");
+  if (co.split != Split::kTrain) throw UsageError("hane train softmax trains on --split train (and validates on the validation split)");
   co.split = Split::kAll;
   CorpusStats stats;
   std::vector<CorpusGame> all = load_corpus(f.corpus.paths, co, &stats);
@@ -40,7 +40,7 @@ void train(SoftmaxFlags& f) {
   all.clear();
   all.shrink_to_fit();
   if (train_games.empty()) throw std::runtime_error("no training games (see the rejections above)");
-  std::fprintf(stderr, "%s training games, %s validation games\n",
+  if (!f.corpus.quiet) std::fprintf(stderr, "%s training games, %s validation games\n",
                with_thousands(static_cast<int64_t>(train_games.size())).c_str(),
                with_thousands(static_cast<int64_t>(validation_games.size())).c_str());
 
@@ -116,11 +116,13 @@ void add_train_softmax_command(CLI::App* train_app) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--max-positions", o.max_positions, "Cache at most about this many training positions (0: budget)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_option("--validation-positions", o.validation_positions, "Validation positions to measure each epoch on (within a tenth of --memory-gb)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  cmd->add_option("--epoch-fraction", o.epoch_fraction, "Fraction of the cached positions used per epoch")
-      ->check(CLI::Range(0.0, 1.0))
+  cmd->add_option("--epoch-fraction", o.epoch_fraction, "Fraction of the cached positions used per epoch (more than 0)")
+      ->check(CLI::Range(1e-6, 1.0))
       ->capture_default_str();
   cmd->add_option("--select", o.select, "Keep the epoch with the best validation loglik or top1 (also what early stopping watches)")
       ->check(CLI::IsMember({"top1", "loglik"}))

@@ -64,7 +64,7 @@ void train_tree(const TreeFlags& f) {
   }
   std::vector<CorpusGame>().swap(all);
   if (train.empty()) throw std::runtime_error("no training games (see the rejections above)");
-  if (validation.empty()) std::fprintf(stderr, "no validation games: no validation curve, no early stop\n");
+  if (validation.empty()) std::fprintf(stderr, "hane: warning: no validation games: no validation curve, no early stop\n");
   const double read_seconds = since_start();
 
   TreeFeatureOptions features;
@@ -96,7 +96,7 @@ void train_tree(const TreeFlags& f) {
   const int64_t sample_bytes = static_cast<int64_t>(sample.rows.size() * sizeof(TreeRow));
   const int64_t val_bytes =
       static_cast<int64_t>(val.rows.size() * sizeof(TreeRow) + val.position_start.size() * sizeof(int64_t));
-  std::fprintf(stderr,
+  if (!f.corpus.quiet) std::fprintf(stderr,
                "sample: %s positions, %s of %s candidates kept (%.0f MB); validation: %s positions, %s candidates "
                "(%.0f MB); %.1f s\n",
                with_thousands(sample.positions).c_str(), with_thousands(static_cast<int64_t>(sample.rows.size())).c_str(),
@@ -156,7 +156,7 @@ void train_tree(const TreeFlags& f) {
   }
   for (int s : f.snapshots) {
     if (std::find(result.snapshot_leaves.begin(), result.snapshot_leaves.end(), s) == result.snapshot_leaves.end()) {
-      std::fprintf(stderr, "no snapshot at %d leaves: growth stopped at %d\n", s, result.curve.back().leaves);
+      std::fprintf(stderr, "hane: warning: no snapshot at %d leaves: growth stopped at %d\n", s, result.curve.back().leaves);
     }
   }
 

@@ -33,23 +33,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string utc_date() {
+// The time now in UTC, in a strftime `format` of at most 31 characters once written.
+std::string utc_now(const char* format) {
   const std::time_t t = std::time(nullptr);
   std::tm tm{};
   gmtime_r(&t, &tm);
   char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+  std::strftime(buf, sizeof buf, format, &tm);
   return buf;
 }
 
-std::string utc_time() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
+std::string utc_date() { return utc_now("%Y-%m-%d"); }
+std::string utc_time() { return utc_now("%Y-%m-%dT%H:%M:%SZ"); }
 
 nlohmann::json load_average() {
   std::ifstream f("/proc/loadavg");
@@ -456,7 +451,6 @@ absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<
   if (!results_file) return absl::InternalError(absl::StrCat("cannot open ", results_path));
 
   const int workers = static_cast<int>(std::min<size_t>(thread_count(o.parallel), std::max<size_t>(1, pending.size())));
-  std::atomic<int> active{0};
   auto worker = [&] {
     std::vector<std::unique_ptr<EngineProcess>> engines;
     for (const EngineSpec& e : o.engines) engines.push_back(std::make_unique<EngineProcess>(e));
@@ -493,32 +487,23 @@ absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<
       if (sprt_decided(results)) stop_new = true;
     }
     for (auto& e : engines) e->stop();
-    --active;
   };
   {
     Progress progress("match", "games", static_cast<int64_t>(pending.size()));
     if (!o.progress) Progress::set_enabled(false);
-    std::vector<std::jthread> pool;
-    if (!stop_new) {
-      active = workers;
-      for (int w = 0; w < workers; ++w) pool.emplace_back(worker);
-    }
     int64_t shown = -1;
-    while (active.load() > 0) {
+    // The line changes only when a game ends; run_workers ticks once more when the last one does.
+    run_workers(stop_new ? 0 : workers, [&](int) { worker(); }, [&] {
       const int64_t now = played.load();
-      if (now != shown) {
-        std::string note;
-        {
-          std::lock_guard lock(mu);
-          note = progress_note(results, ctx);
-        }
-        progress.update(now, note);
-        shown = now;
+      if (now == shown) return;
+      std::string note;
+      {
+        std::lock_guard lock(mu);
+        note = progress_note(results, ctx);
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    for (auto& t : pool) t.join();
-    progress.update(played.load(), progress_note(results, ctx));
+      progress.update(now, note);
+      shown = now;
+    });
     progress.finish();
     if (!o.progress) Progress::set_enabled(true);
   }

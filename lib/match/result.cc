@@ -14,6 +14,13 @@ const char* const kEndingNames[] = {"score", "resign", "forfeit", "time", "max_m
 
 std::string color_letter(Color c) { return c == Color::kBlack ? "B" : c == Color::kWhite ? "W" : ""; }
 
+// Points as a JSON array of GTP vertices ("D4").
+nlohmann::json vertices_json(const std::vector<Vertex>& points, int size) {
+  nlohmann::json out = nlohmann::json::array();
+  for (Vertex v : points) out.push_back(to_gtp(v, size));
+  return out;
+}
+
 }  // namespace
 
 const char* ending_name(Ending e) { return kEndingNames[static_cast<int>(e)]; }
@@ -40,9 +47,7 @@ nlohmann::json to_json(const GameResult& g) {
   j["komi"] = g.komi;
   j["handicap"] = g.handicap;
   j["rules"] = g.rules;
-  nlohmann::json hs = nlohmann::json::array();
-  for (Vertex v : g.handicap_stones) hs.push_back(to_gtp(v, g.size));
-  j["handicap_stones"] = hs;
+  j["handicap_stones"] = vertices_json(g.handicap_stones, g.size);
   nlohmann::json moves = nlohmann::json::array();
   for (const Move& m : g.moves) moves.push_back(absl::StrCat(color_letter(m.color), " ", to_gtp(m.vertex, g.size)));
   j["moves"] = moves;
@@ -57,9 +62,7 @@ nlohmann::json to_json(const GameResult& g) {
   j["forfeit_engine"] = g.forfeit_engine;
   j["stderr_tail"] = g.stderr_tail;
   j["dead_stones_from"] = g.dead_stones_from;
-  nlohmann::json dead = nlohmann::json::array();
-  for (Vertex v : g.dead) dead.push_back(to_gtp(v, g.size));
-  j["dead"] = dead;
+  j["dead"] = vertices_json(g.dead, g.size);
   j["final_score"] = g.final_score;
   j["score_disagreement"] = g.score_disagreement;
   j["seconds"] = std::round(g.seconds * 1e3) / 1e3;

@@ -14,22 +14,12 @@ std::unique_ptr<PlayoutPolicy> GuesserPolicy::clone() const {
 }
 
 void GuesserPolicy::reset(const Board& board, Color to_move, Vertex last, Vertex second_last) {
-  board_ = board;
-  to_move_ = to_move;
-  last_ = last;
-  second_last_ = second_last;
+  BoardPolicy::reset(board, to_move, last, second_last);
   move_number_ = 1;
 }
 
 void GuesserPolicy::play(Vertex v) {
-  if (v.is_pass()) {
-    board_.play(v, to_move_);
-  } else {
-    board_.play_legal(v, to_move_);
-  }
-  second_last_ = last_;
-  last_ = v;
-  to_move_ = opponent(to_move_);
+  BoardPolicy::play(v);
   ++move_number_;
 }
 

@@ -7,12 +7,12 @@
 #include <memory>
 #include <vector>
 
-#include "playout/policy.h"
+#include "playout/board_policy.h"
 #include "predict/guesser.h"
 
 namespace hane {
 
-class GuesserPolicy final : public PlayoutPolicy {
+class GuesserPolicy final : public BoardPolicy {
  public:
   /// Plays by `guesser`'s scores. A guesser that gives probabilities (Guesser::
   /// gives_probabilities) is sampled by them; other scores are turned into probabilities by a
@@ -22,8 +22,6 @@ class GuesserPolicy final : public PlayoutPolicy {
   std::string name() const override { return "guesser"; }
   void reset(const Board& board, Color to_move, Vertex last = Vertex::none(),
              Vertex second_last = Vertex::none()) override;
-  const Board& board() const override { return board_; }
-  Color to_move() const override { return to_move_; }
   void play(Vertex v) override;
   /// A legal move that does not fill the mover's own eye, drawn with the probability the
   /// guesser gives it among those moves (renormalised); pass when there is none.
@@ -39,9 +37,6 @@ class GuesserPolicy final : public PlayoutPolicy {
   void guess();
 
   std::unique_ptr<Guesser> guesser_;
-  Board board_;
-  Color to_move_ = Color::kBlack;
-  Vertex last_ = Vertex::none(), second_last_ = Vertex::none();
   int move_number_ = 1;
   std::vector<Vertex> candidates_;
   std::vector<float> probabilities_;

@@ -213,24 +213,6 @@ uint64_t RulesPolicy::threshold(double rate) {
   return static_cast<uint64_t>(std::ldexp(rate, 32));
 }
 
-void RulesPolicy::reset(const Board& board, Color to_move, Vertex last, Vertex second_last) {
-  board_ = board;
-  to_move_ = to_move;
-  last_ = last;
-  second_last_ = second_last;
-}
-
-void RulesPolicy::play(Vertex v) {
-  if (v.is_pass()) {
-    board_.play(v, to_move_);
-  } else {
-    board_.play_legal(v, to_move_);
-  }
-  to_move_ = opponent(to_move_);
-  second_last_ = last_;
-  last_ = v;
-}
-
 bool RulesPolicy::acceptable(Vertex v) const {
   return !board_.is_eye(v, to_move_) && board_.legal(v, to_move_) == Legality::kLegal;
 }

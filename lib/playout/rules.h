@@ -26,7 +26,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "playout/policy.h"
+#include "playout/board_policy.h"
 #include "playout/registry.h"
 
 namespace hane {
@@ -57,16 +57,11 @@ bool rules_pattern_matches(const Board& board, Vertex v, Color c);
 /// `min_stones` stones, with one liberty.
 bool is_self_atari(const Board& board, Vertex v, Color c, int min_stones);
 
-class RulesPolicy final : public PlayoutPolicy {
+class RulesPolicy final : public BoardPolicy {
  public:
   explicit RulesPolicy(const RulesOptions& options = {});
 
   std::string name() const override { return "rules"; }
-  void reset(const Board& board, Color to_move, Vertex last = Vertex::none(),
-             Vertex second_last = Vertex::none()) override;
-  const Board& board() const override { return board_; }
-  Color to_move() const override { return to_move_; }
-  void play(Vertex v) override;
   Vertex sample(Rng& rng) override;
   std::unique_ptr<PlayoutPolicy> clone() const override { return std::make_unique<RulesPolicy>(options_); }
 
@@ -92,10 +87,6 @@ class RulesPolicy final : public PlayoutPolicy {
   RulesOptions options_;
   uint64_t capture_threshold_, save_threshold_, pattern_threshold_, self_atari_threshold_;
   const uint8_t* patterns_;  // the 3x3 table: 2^16 keys, bit 0 black, bit 1 white
-  Board board_;
-  Color to_move_ = Color::kBlack;
-  Vertex last_ = Vertex::none();
-  Vertex second_last_ = Vertex::none();
   RulesRule last_rule_ = RulesRule::kRandom;
 };
 

@@ -33,20 +33,6 @@ Vertex random_move(const Board& board, Color c, Rng& rng) {
   return Vertex::pass();
 }
 
-void UniformPolicy::reset(const Board& board, Color to_move, Vertex, Vertex) {
-  board_ = board;
-  to_move_ = to_move;
-}
-
-void UniformPolicy::play(Vertex v) {
-  if (v.is_pass()) {
-    board_.play(v, to_move_);
-  } else {
-    board_.play_legal(v, to_move_);
-  }
-  to_move_ = opponent(to_move_);
-}
-
 std::optional<double> UniformPolicy::probability(Vertex v) {
   int candidates = 0;
   for (int16_t p : board_.empty_points()) candidates += acceptable(board_, Vertex(p), to_move_);

@@ -243,10 +243,9 @@ void parallel_games(const Shards& shards, const std::vector<std::vector<const Co
   for (int k : shards.mine) total += static_cast<int64_t>(games[k].size());
   std::atomic<int64_t> done{0};
   Progress line(what, "games", total);
-  {
-    std::vector<std::jthread> pool;
-    for (int t = 0; t < threads; ++t) {
-      pool.emplace_back([&, t] {
+  run_workers(
+      threads,
+      [&](int t) {
         for (size_t i = t; i < shards.mine.size(); i += threads) {
           const int k = shards.mine[i];
           for (const CorpusGame* g : games[k]) {
@@ -254,13 +253,8 @@ void parallel_games(const Shards& shards, const std::vector<std::vector<const Co
             ++done;
           }
         }
-      });
-    }
-    while (progress && done < total) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      line.update(done);
-    }
-  }
+      },
+      progress ? std::function<void()>([&] { line.update(done); }) : nullptr);
   if (progress) line.finish();
 }
 

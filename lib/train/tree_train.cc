@@ -619,15 +619,16 @@ TreeSample sample_tree_inputs(const std::vector<CorpusGame>& games, const TreeSa
   std::vector<int64_t> offset(n + 1, 0);
   TreeSample sample;
   sample.negative_weight = 1 / negatives;
-  Progress progress(options.what, "games", 2 * static_cast<int64_t>(n));
-  std::atomic<int64_t> done{0};
-  // Pass 1 counts each game's rows; pass 2 writes them at the game's offset.
+  // Pass 1 counts each game's rows; pass 2 writes them at the game's offset. Each pass reads
+  // every game once and has its own progress line.
   for (int pass = 0; pass < 2; ++pass) {
+    Progress progress(options.what + (pass == 0 ? " (pass 1 of 2: counting)" : " (pass 2 of 2)"), "games",
+                      static_cast<int64_t>(n));
     std::atomic<size_t> next{0};
-    {
-      std::vector<std::jthread> pool;
-      for (int t = 0; t < threads; ++t) {
-        pool.emplace_back([&] {
+    std::atomic<int64_t> done{0};
+    run_workers(
+        threads,
+        [&](int) {
           TreeInputMaker maker(options.features);
           std::vector<Vertex> moves;
           for (size_t i; (i = next++) < n;) {
@@ -640,19 +641,14 @@ TreeSample sample_tree_inputs(const std::vector<CorpusGame>& games, const TreeSa
                         moves);
             ++done;
           }
-        });
-      }
-      while (options.progress && done < static_cast<int64_t>((pass + 1) * n)) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
-        progress.update(done);
-      }
-    }
+        },
+        options.progress ? std::function<void()>([&] { progress.update(done); }) : nullptr);
+    if (options.progress) progress.finish();
     if (pass == 0) {
       for (size_t i = 0; i < n; ++i) offset[i + 1] = offset[i] + per_game[i].rows;
       sample.rows.resize(offset[n]);
     }
   }
-  if (options.progress) progress.finish();
   for (size_t i = 0; i < n; ++i) {
     sample.positions += per_game[i].positions;
     sample.legal_moves += per_game[i].legal_moves;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 
 namespace hane {
@@ -66,9 +67,7 @@ void Progress::print(bool final, const std::string& note) {
   std::string line = what_ + ": " + with_thousands(done_);
   if (total_ > 0) line += "/" + with_thousands(total_);
   line += " " + unit_;
-  char buf[64];
-  std::snprintf(buf, sizeof buf, ", %.0f %s/s", rate, unit_.c_str());
-  line += buf;
+  line += ", " + with_thousands(std::llround(rate)) + " " + unit_ + "/s";
   if (final) {
     line += ", " + duration(elapsed);
   } else if (total_ > 0 && rate > 0 && done_ < total_) {
