@@ -1,13 +1,8 @@
 #include "match/schedule.h"
 
-namespace hane {
+#include "util/hash.h"
 
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
+namespace hane {
 
 std::vector<Pairing> make_pairings(int num_engines, bool gauntlet) {
   std::vector<Pairing> out;

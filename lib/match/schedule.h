@@ -33,7 +33,4 @@ std::vector<Pairing> make_pairings(int num_engines, bool gauntlet);
 std::vector<GameAssignment> make_schedule(const std::vector<Pairing>& pairings, int64_t games_per_pairing,
                                           const std::vector<Opening>& openings, uint64_t seed);
 
-/// SplitMix64 of x (S. Vigna): a well-mixed 64-bit function of a counter.
-uint64_t splitmix64(uint64_t x);
-
 }  // namespace hane
