@@ -1,7 +1,6 @@
 // The search on small boards with the uniform policy: known answers, budgets, determinism,
 // tree reuse, the memory cap, threads, superko at the root, the end of the game.
 // Tests name only the SearchOptions they change ({.threads = 2}); the rest keep their defaults.
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 #include "search/search.h"
 
 #include <gtest/gtest.h>

@@ -156,7 +156,7 @@ void add_bench_command(CLI::App& app) {
   auto options = std::make_shared<BenchOptions>();
   CLI::App* cmd = app.add_subcommand(
       "bench", "Measure playout policies: playouts/s, µs per move and moves per playout on 9x9 and 19x19, one "
-               "thread. Default: uniform, rules (when built in) and softmax with patterns/kgs-softmax-rollout.model.");
+               "thread. Default: uniform, rules and softmax with patterns/kgs-softmax-rollout.model.");
   add_policy_flags(cmd, options->policy, true);
   cmd->add_option("--seconds", options->seconds, "Time spent on each measurement, in seconds")
       ->check(CLI::PositiveNumber)

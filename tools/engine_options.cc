@@ -24,7 +24,7 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
       ->group(group);
   cmd->add_option_function<std::string>(
          "--policy", [&flags](const std::string& v) { flags.options.search.policy = v, flags.default_policy = false; },
-         "Playout policy: uniform, rules, softmax:MODEL, guesser:MODEL (default softmax:PATTERNS/kgs-softmax-rollout.model)")
+         "Playout policy: uniform, rules, softmax:MODEL (e.g. softmax:PATTERNS/kgs-softmax-rollout.model), guesser:MODEL (default rules)")
       ->group(group);
   cmd->add_option_function<std::string>(
          "--policy-set",

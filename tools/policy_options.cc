@@ -2,13 +2,15 @@
 
 #include <stdexcept>
 
+#include "tools/cli.h"
+
 namespace hane::tools {
 
 PolicyOptions PolicyFlags::options() const {
   PolicyOptions o;
   for (const std::string& s : settings) {
     const size_t eq = s.find('=');
-    if (eq == std::string::npos || eq == 0) throw std::runtime_error("--policy-set " + s + ": expected KEY=VALUE");
+    if (eq == std::string::npos || eq == 0) throw UsageError("--policy-set " + s + ": expected KEY=VALUE");
     o.settings[s.substr(0, eq)] = s.substr(eq + 1);
   }
   return o;

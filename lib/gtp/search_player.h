@@ -26,8 +26,8 @@ struct EngineOptions {
   int end_playouts = 1000;
 };
 
-/// The shipped defaults: the KGS rollout softmax as playout policy and the KGS decision tree as
-/// prior, both from `patterns_dir`.
+/// The shipped defaults, the best measured at equal time (docs/strength.md): the `rules`
+/// playout policy and the KGS decision tree from `patterns_dir` as prior.
 EngineOptions default_engine_options(const std::string& patterns_dir);
 
 class SearchPlayer final : public MoveGenerator {

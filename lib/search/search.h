@@ -51,7 +51,7 @@ struct SearchOptions {
   /// "softmax:MODEL", "guesser:MODEL".
   std::string policy = "uniform";
   /// The policy's own settings (`NAME.KEY` = value, e.g. rules.capture = 0.9; registry.h).
-  PolicyOptions policy_options;
+  PolicyOptions policy_options{};
   /// Guesser model file for priors (predict/load.h), or "none" for even priors only.
   std::string prior = "none";
   /// Virtual visits of the guesser prior at p = p_max (see the header comment).

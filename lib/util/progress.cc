@@ -60,6 +60,13 @@ void Progress::finish(const std::string& note) {
   print(true, note);
 }
 
+std::string rate_text(double per_second, const std::string& unit) {
+  if (per_second >= 1 || !(per_second > 0)) return with_thousands(std::llround(per_second)) + " " + unit + "/s";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", per_second * 60);  // slow work, a match's games
+  return std::string(buf) + " " + unit + "/min";
+}
+
 void Progress::print(bool final, const std::string& note) {
   if (!g_enabled) return;
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -67,7 +74,7 @@ void Progress::print(bool final, const std::string& note) {
   std::string line = what_ + ": " + with_thousands(done_);
   if (total_ > 0) line += "/" + with_thousands(total_);
   line += " " + unit_;
-  line += ", " + with_thousands(std::llround(rate)) + " " + unit_ + "/s";
+  line += ", " + rate_text(rate, unit_);
   if (final) {
     line += ", " + duration(elapsed);
   } else if (total_ > 0 && rate > 0 && done_ < total_) {

@@ -36,4 +36,8 @@ class Progress {
 /// "12,345"
 std::string with_thousands(int64_t n);
 
+/// A rate for a progress line: "1,234 games/s" from 1 per second up (rounded), below that
+/// per minute with one decimal ("2.5 games/min"), so that slow work does not read "0 games/s".
+std::string rate_text(double per_second, const std::string& unit);
+
 }  // namespace hane
