@@ -13,6 +13,7 @@
 #include "corpus/source.h"
 #include "go/vertex.h"
 #include "predict/model_file.h"
+#include "cluster/cluster.h"
 #include "util/interrupt.h"
 #include "util/progress.h"
 
@@ -296,7 +297,7 @@ std::string check_command_line(const CLI::App& app, int argc, const char* const*
 }
 
 int run(CLI::App& app, int argc, char** argv) {
-  install_interrupt_handler();
+  install_interrupt_handler(/*sigterm_too=*/cluster::size() > 1);  // (see util/interrupt.h)
   harden(app);
   if (const std::string problem = check_command_line(app, argc, argv); !problem.empty()) {
     std::fprintf(stderr, "hane: %s\nRun with --help for more information.\n", problem.c_str());

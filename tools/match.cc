@@ -151,6 +151,7 @@ int run(const MatchFlags& f, const std::string& command_line) {
   sa.sa_flags = SA_RESETHAND;  // a second Ctrl-C ends the program at once
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGUSR1, &sa, nullptr);  // forwarded by mpirun to every rank (util/interrupt.h)
   auto outcome = run_match(o, &g_interrupted);
   if (!outcome.ok()) throw std::runtime_error(std::string(outcome.status().message()));
   std::fputs(outcome->text.c_str(), stdout);
