@@ -331,6 +331,7 @@ int run(CLI::App& app, int argc, char** argv) {
 void note_training_board_sizes(const std::map<int, int64_t>& sizes) { set_training_board_sizes(sizes); }
 
 void warn_if_other_board_sizes(const std::string& model_path, const std::map<int, int64_t>& game_sizes) {
+  if (!cluster::is_root()) return;  // (every rank reads the same games)
   std::error_code ec;
   if (!fs::is_regular_file(model_path, ec)) return;
   const auto file = read_model_file(model_path);
