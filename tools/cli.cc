@@ -322,7 +322,7 @@ int run(CLI::App& app, int argc, char** argv) {
     return interrupted() ? kExitInterrupted : kExitFailure;
   }
   if (interrupted()) {
-    std::fprintf(stderr, "hane: interrupted; what was kept is listed above\n");
+    if (cluster::is_root()) std::fprintf(stderr, "hane: interrupted; what was kept is listed above\n");
     return kExitInterrupted;
   }
   return kExitOk;

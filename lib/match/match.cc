@@ -171,12 +171,12 @@ absl::StatusOr<MatchOutcome> finish_match(const MatchOptions& o, const std::vect
                                           const std::atomic<bool>* interrupt, bool decided);
 
 // Several ranks (cluster/cluster.h): the games left are played in rounds of 2 x --parallel
-// games per rank, game j of a round on rank j mod ranks; after each round rank 0 gathers the
-// finished games and writes their SGFs and results lines in schedule order, checking the SPRT
-// after each (every earlier game is then finished: the schedule-order prefix); when it decides,
-// the round's later games are not recorded, and every rank learns whether to stop (SPRT
-// decided, a failure, Ctrl-C on any rank). Returns the games recorded
-// this run (at rank 0; the other ranks return 0, and failures are reported by rank 0).
+// (the largest over ranks) games per rank, game j of a round on rank j mod ranks; after each
+// round rank 0 gathers the finished games and writes their SGFs and results lines in schedule
+// order, checking the SPRT after each (every earlier game is then finished: the schedule-order
+// prefix); when it decides, the round's later games are not recorded, and every rank learns
+// whether to stop (SPRT decided, a failure, an interrupt on any rank). Returns the games
+// recorded this run (at rank 0; the other ranks return 0, and failures are reported by rank 0).
 absl::StatusOr<int64_t> play_rounds(const MatchOptions& o, const std::vector<const GameAssignment*>& pending,
                                     std::vector<GameResult>& results, const std::string& results_path,
                                     const std::atomic<bool>* interrupt,
