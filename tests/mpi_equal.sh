@@ -68,6 +68,14 @@ tree=(train tree "${corpus[@]}" --leaves 20 --min-leaf 2 --no-early-stop)
 "${run2[@]}" "$hane" "${tree[@]}" --out two.tree > /dev/null
 for m in one two; do grep -ao '"payload_[a-z0-9]*":"*[0-9a-f]*' "$m.tree" > "$m.tree.txt"; done
 check "tree model" one.tree.txt two.tree.txt
+# train diamond runs on one process: with two ranks it refuses instead of writing twice.
+if "${run2[@]}" "$hane" train diamond "${corpus[@]}" --out two.diamond > /dev/null 2> diamond.err; then
+  echo "train diamond ran on 2 ranks"; fail=1
+elif ! grep -q "train diamond runs on one process" diamond.err || [ -e two.diamond ]; then
+  echo "train diamond on 2 ranks: no refusal message, or a model written"; cat diamond.err; fail=1
+else
+  echo "refused: train diamond on 2 ranks"
+fi
 
 # 3. Evaluation of the softmax model on every game: counts equal, accuracy and log-likelihood
 # within 1e-9 (sums of doubles in another order).

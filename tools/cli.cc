@@ -13,6 +13,7 @@
 #include "corpus/source.h"
 #include "go/vertex.h"
 #include "predict/model_file.h"
+#include "cluster/cluster.h"
 #include "util/interrupt.h"
 #include "util/progress.h"
 
@@ -296,7 +297,7 @@ std::string check_command_line(const CLI::App& app, int argc, const char* const*
 }
 
 int run(CLI::App& app, int argc, char** argv) {
-  install_interrupt_handler();
+  install_interrupt_handler(/*sigterm_too=*/cluster::size() > 1);  // (see util/interrupt.h)
   harden(app);
   if (const std::string problem = check_command_line(app, argc, argv); !problem.empty()) {
     std::fprintf(stderr, "hane: %s\nRun with --help for more information.\n", problem.c_str());
@@ -321,7 +322,7 @@ int run(CLI::App& app, int argc, char** argv) {
     return interrupted() ? kExitInterrupted : kExitFailure;
   }
   if (interrupted()) {
-    std::fprintf(stderr, "hane: interrupted; what was kept is listed above\n");
+    if (cluster::is_root()) std::fprintf(stderr, "hane: interrupted; what was kept is listed above\n");
     return kExitInterrupted;
   }
   return kExitOk;
@@ -330,6 +331,7 @@ int run(CLI::App& app, int argc, char** argv) {
 void note_training_board_sizes(const std::map<int, int64_t>& sizes) { set_training_board_sizes(sizes); }
 
 void warn_if_other_board_sizes(const std::string& model_path, const std::map<int, int64_t>& game_sizes) {
+  if (!cluster::is_root()) return;  // (every rank reads the same games)
   std::error_code ec;
   if (!fs::is_regular_file(model_path, ec)) return;
   const auto file = read_model_file(model_path);

@@ -59,7 +59,7 @@ void run_eval(const EvalFlags& f) {
   for (const std::string& m : f.models) warn_if_other_board_sizes(m, stats.kept_board_sizes);
   EvalOptions o;
   o.threads = f.corpus.threads;
-  o.progress = !f.corpus.quiet;
+  o.progress = !f.corpus.quiet && cluster::is_root();
   std::vector<EvalResult> results;
   for (const auto& g : guessers) results.push_back(evaluate(*g, games, o));
 

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <exception>
 
 #include "cluster/cluster.h"
 #include "tools/cli.h"
@@ -16,7 +17,14 @@ int main(int argc, char** argv) {
   // launcher's environment. Rank 0 prints; the others keep stderr for their errors.
   const bool distributed = argc > 1 && (!std::strcmp(argv[1], "match") || !std::strcmp(argv[1], "eval") ||
                                         !std::strcmp(argv[1], "train"));
-  if (distributed) hane::cluster::init(&argc, &argv);
+  if (distributed) {
+    try {
+      hane::cluster::init(&argc, &argv);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "hane: %s\n", e.what());
+      return 1;
+    }
+  }
   if (!hane::cluster::is_root()) {
     if (!std::freopen("/dev/null", "w", stdout)) return 1;
     hane::Progress::set_enabled(false);
@@ -35,8 +43,10 @@ int main(int argc, char** argv) {
   hane::tools::add_play_command(app);
   hane::tools::add_match_command(app);
   const int rc = hane::tools::run(app, argc, argv);
-  // A rank that fails ends them all (the others may be waiting in a collective). Ctrl-C
-  // (mpirun passes it to every rank) is agreed on by the ranks, which then end normally.
+  // A rank that fails ends them all (the others may be waiting in a collective). An interrupt
+  // (SIGUSR1, which mpirun forwards to every rank, or SIGTERM; mpirun turns Ctrl-C into
+  // SIGTERM then SIGKILL, see util/interrupt.h) is agreed on by the ranks, which then end
+  // normally with 130.
   if (rc != 0 && rc != hane::tools::kExitInterrupted && hane::cluster::size() > 1) hane::cluster::abort_all(rc);
   hane::cluster::finalize();
   return rc;

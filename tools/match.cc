@@ -77,7 +77,7 @@ std::vector<Opening> read_openings(const std::vector<std::string>& paths, int si
   std::vector<Opening> out;
   int64_t skipped = 0;
   auto skip = [&](const std::string& name, const std::string& why) {
-    if (skipped++ < 10) std::fprintf(stderr, "match: opening %s skipped: %s\n", name.c_str(), why.c_str());
+    if (skipped++ < 10 && cluster::is_root()) std::fprintf(stderr, "match: opening %s skipped: %s\n", name.c_str(), why.c_str());
   };
   const SourceStats stats = for_each_entry(
       paths,
@@ -102,7 +102,7 @@ std::vector<Opening> read_openings(const std::vector<std::string>& paths, int si
         out.push_back(std::move(o));
       },
       [&](const SourceError& err) { std::fprintf(stderr, "match: %s\n", describe(err).c_str()); });
-  if (!quiet) {
+  if (!quiet && cluster::is_root()) {
     std::fprintf(stderr, "match: %s openings of %d moves from %s records (%s skipped, %s read errors)\n",
                  with_thousands(static_cast<int64_t>(out.size())).c_str(), moves, with_thousands(stats.entries).c_str(),
                  with_thousands(skipped).c_str(), with_thousands(stats.errors).c_str());
@@ -151,6 +151,7 @@ int run(const MatchFlags& f, const std::string& command_line) {
   sa.sa_flags = SA_RESETHAND;  // a second Ctrl-C ends the program at once
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGUSR1, &sa, nullptr);  // forwarded by mpirun to every rank (util/interrupt.h)
   auto outcome = run_match(o, &g_interrupted);
   if (!outcome.ok()) throw std::runtime_error(std::string(outcome.status().message()));
   std::fputs(outcome->text.c_str(), stdout);

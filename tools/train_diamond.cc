@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "cluster/cluster.h"
 #include "train/pattern_train.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
@@ -20,6 +21,8 @@ struct DiamondFlags {
 };
 
 void train_diamond(const DiamondFlags& f) {
+  // Counting is one pass; several ranks would each count everything and write --out at once.
+  if (cluster::size() > 1) throw UsageError("train diamond runs on one process (start it without mpirun)");
   const auto start = std::chrono::steady_clock::now();
   CorpusStats stats;
   const std::vector<CorpusGame> games = load_corpus(f.corpus.paths, f.corpus.options(), &stats);

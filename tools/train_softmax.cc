@@ -40,14 +40,14 @@ void train(SoftmaxFlags& f) {
   all.clear();
   all.shrink_to_fit();
   if (train_games.empty()) throw std::runtime_error("no training games (see the rejections above)");
-  if (!f.corpus.quiet) std::fprintf(stderr, "%s training games, %s validation games\n",
+  if (!f.corpus.quiet && cluster::is_root()) std::fprintf(stderr, "%s training games, %s validation games\n",
                with_thousands(static_cast<int64_t>(train_games.size())).c_str(),
                with_thousands(static_cast<int64_t>(validation_games.size())).c_str());
 
   SoftmaxTrainOptions o = f.train;
   o.feature_set = *parse_feature_set(f.features);
   o.threads = f.corpus.threads;
-  o.progress = !f.corpus.quiet;
+  o.progress = !f.corpus.quiet && cluster::is_root();  // (rank 0 speaks for all)
   SoftmaxModel model = [&] {
     InterruptScope scope("stopping after this epoch, keeping the best epoch so far");
     return train_softmax(train_games, validation_games, o);

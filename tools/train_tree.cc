@@ -64,7 +64,9 @@ void train_tree(const TreeFlags& f) {
   }
   std::vector<CorpusGame>().swap(all);
   if (train.empty()) throw std::runtime_error("no training games (see the rejections above)");
-  if (validation.empty()) std::fprintf(stderr, "hane: warning: no validation games: no validation curve, no early stop\n");
+  if (validation.empty() && cluster::is_root()) {
+    std::fprintf(stderr, "hane: warning: no validation games: no validation curve, no early stop\n");
+  }
   const double read_seconds = since_start();
 
   TreeFeatureOptions features;
@@ -76,7 +78,7 @@ void train_tree(const TreeFlags& f) {
   so.features = features;
   so.seed = f.seed;
   so.threads = f.corpus.threads;
-  so.progress = !f.corpus.quiet;
+  so.progress = !f.corpus.quiet && cluster::is_root();  // (rank 0 speaks for all)
   so.share_over_ranks = true;  // with several ranks: each samples its share of the games
   TreeSample sample = sample_tree_inputs(train, so);
   so.share_over_ranks = false;  // the validation sample is whole on every rank
@@ -96,7 +98,7 @@ void train_tree(const TreeFlags& f) {
   const int64_t sample_bytes = static_cast<int64_t>(sample.rows.size() * sizeof(TreeRow));
   const int64_t val_bytes =
       static_cast<int64_t>(val.rows.size() * sizeof(TreeRow) + val.position_start.size() * sizeof(int64_t));
-  if (!f.corpus.quiet) std::fprintf(stderr,
+  if (!f.corpus.quiet && cluster::is_root()) std::fprintf(stderr,
                "sample: %s positions, %s of %s candidates kept (%.0f MB); validation: %s positions, %s candidates "
                "(%.0f MB); %.1f s\n",
                with_thousands(sample.positions).c_str(), with_thousands(static_cast<int64_t>(sample.rows.size())).c_str(),
@@ -115,7 +117,7 @@ void train_tree(const TreeFlags& f) {
   o.snapshots = f.snapshots;
   o.features = features;
   o.threads = f.corpus.threads;
-  o.progress = !f.corpus.quiet;
+  o.progress = !f.corpus.quiet && cluster::is_root();
   TreeTrainResult result = [&] {
     InterruptScope scope("stopping growth, keeping the tree so far and its snapshots");
     return grow_tree(sample, val, o);

@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <algorithm>
 #include <cstring>
-#include <numeric>
 #include <stdexcept>
 
 #ifdef HANE_WITH_MPI
@@ -41,6 +40,13 @@ void init(int* argc, char*** argv) {
   int provided = 0;
   check(MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided), "MPI_Init_thread");
   g_started = true;
+  if (provided < MPI_THREAD_SERIALIZED) {
+    MPI_Finalize();
+    g_started = false;
+    throw std::runtime_error(
+        "this MPI library gives no MPI_THREAD_SERIALIZED support (hane calls MPI from worker threads, one at a "
+        "time); rebuild it or hane against an MPI with thread support");
+  }
   check(MPI_Comm_rank(MPI_COMM_WORLD, &g_rank), "MPI_Comm_rank");
   check(MPI_Comm_size(MPI_COMM_WORLD, &g_size), "MPI_Comm_size");
 #else
@@ -64,14 +70,6 @@ void abort_all(int code) {
   if (g_started && g_size > 1) MPI_Abort(MPI_COMM_WORLD, code);
 #endif
   std::exit(code);
-}
-
-bool built_with_mpi() {
-#ifdef HANE_WITH_MPI
-  return true;
-#else
-  return false;
-#endif
 }
 
 int rank() { return g_rank; }

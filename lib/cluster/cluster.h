@@ -18,15 +18,14 @@ namespace hane::cluster {
 
 /// Starts MPI when the process was started by an MPI launcher (Open MPI, MPICH, Slurm PMI or
 /// PMIx variables in the environment) and hane was built with MPI; else does nothing. Call
-/// once, from main, before any other function here. Idempotent.
+/// once, from main, before any other function here. Idempotent. Throws std::runtime_error when
+/// an MPI call fails or the library cannot give MPI_THREAD_SERIALIZED.
 void init(int* argc, char*** argv);
 /// Ends MPI if init started it (call before exit; safe to call twice).
 void finalize();
 /// Ends every rank at once with `code` (MPI_Abort), or std::exit(code) with one rank.
 [[noreturn]] void abort_all(int code);
 
-/// True when hane was built with MPI.
-bool built_with_mpi();
 /// This process's rank, 0 .. size() - 1.
 int rank();
 /// Number of ranks (1 without MPI).

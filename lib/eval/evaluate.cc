@@ -6,6 +6,7 @@
 
 #include "cluster/cluster.h"
 #include "corpus/replay.h"
+#include "util/hash.h"
 #include "util/parallel.h"
 #include "util/progress.h"
 
@@ -74,10 +75,13 @@ void evaluate_game(Guesser& guesser, const CorpusGame& game, EvalResult& r, std:
 }  // namespace
 
 EvalResult evaluate(const Guesser& guesser, const std::vector<CorpusGame>& all_games, const EvalOptions& options) {
-  // With several ranks, this rank's games (by the stable game hash); the sums are reduced below.
+  // With several ranks, this rank's games (by the stable game hash, mixed so that its low bits
+  // spread evenly); the sums are reduced below.
   std::vector<const CorpusGame*> games;
   for (const CorpusGame& g : all_games) {
-    if (static_cast<int>(g.hash % static_cast<uint64_t>(cluster::size())) == cluster::rank()) games.push_back(&g);
+    if (static_cast<int>(splitmix64(g.hash) % static_cast<uint64_t>(cluster::size())) == cluster::rank()) {
+      games.push_back(&g);
+    }
   }
   const int threads = thread_count(options.threads);
   std::vector<EvalResult> results(threads);

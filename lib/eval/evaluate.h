@@ -47,8 +47,8 @@ struct EvalResult {
 
 /// Replays every game and asks `guesser` (cloned per thread) to rank all legal moves of every
 /// position before each non-pass move. With several ranks (cluster/cluster.h) each rank
-/// replays the games whose hash modulo the rank count is its rank and the sums are reduced
-/// (doubles in rank order), so every rank returns the totals: the same counts as one process,
+/// replays the games whose mixed hash (util/hash.h splitmix64) modulo the rank count is its
+/// rank and the sums are reduced (doubles in rank order), so every rank returns the totals: the same counts as one process,
 /// sums of doubles equal to rounding (1e-12 relative); guess_seconds is the sum over ranks.
 EvalResult evaluate(const Guesser& guesser, const std::vector<CorpusGame>& games, const EvalOptions& options);
 

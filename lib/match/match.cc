@@ -17,6 +17,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <span>
 #include <sstream>
 #include <thread>
 
@@ -170,12 +171,12 @@ absl::StatusOr<MatchOutcome> finish_match(const MatchOptions& o, const std::vect
                                           const std::atomic<bool>* interrupt, bool decided);
 
 // Several ranks (cluster/cluster.h): the games left are played in rounds of 2 x --parallel
-// games per rank, game j of a round on rank j mod ranks; after each round rank 0 gathers the
-// finished games and writes their SGFs and results lines in schedule order, checking the SPRT
-// after each (every earlier game is then finished: the schedule-order prefix); when it decides,
-// the round's later games are not recorded, and every rank learns whether to stop (SPRT
-// decided, a failure, Ctrl-C on any rank). Returns the games recorded
-// this run (at rank 0; the other ranks return 0, and failures are reported by rank 0).
+// (the largest over ranks) games per rank, game j of a round on rank j mod ranks; after each
+// round rank 0 gathers the finished games and writes their SGFs and results lines in schedule
+// order, checking the SPRT after each (every earlier game is then finished: the schedule-order
+// prefix); when it decides, the round's later games are not recorded, and every rank learns
+// whether to stop (SPRT decided, a failure, an interrupt on any rank). Returns the games
+// recorded this run (at rank 0; the other ranks return 0, and failures are reported by rank 0).
 absl::StatusOr<int64_t> play_rounds(const MatchOptions& o, const std::vector<const GameAssignment*>& pending,
                                     std::vector<GameResult>& results, const std::string& results_path,
                                     const std::atomic<bool>* interrupt,
@@ -184,7 +185,11 @@ absl::StatusOr<int64_t> play_rounds(const MatchOptions& o, const std::vector<con
   const int ranks = cluster::size(), me = cluster::rank();
   const bool root = me == 0;
   const int workers = thread_count(o.parallel);
-  const size_t round_size = static_cast<size_t>(2 * workers) * ranks;
+  // Every rank must cut the same rounds: with --parallel 0 the worker count follows each
+  // machine's cores, so the rounds use the largest one.
+  int64_t round_workers = workers;
+  cluster::allreduce_max(std::span(&round_workers, 1));
+  const size_t round_size = static_cast<size_t>(2 * round_workers) * ranks;
   std::vector<std::vector<std::unique_ptr<EngineProcess>>> engines(workers);
   for (auto& set : engines) {
     for (const EngineSpec& e : o.engines) set.push_back(std::make_unique<EngineProcess>(e));
@@ -518,7 +523,8 @@ absl::StatusOr<MatchOutcome> finish_match(const MatchOptions& o, const std::vect
                                           const std::vector<GameResult>& results, int64_t played, ReportContext& ctx,
                                           const std::atomic<bool>* interrupt, bool decided) {
   MatchOutcome out;
-  out.interrupted = interrupt && *interrupt;
+  // Agreed by every rank (a Ctrl-C may reach only some), before the other ranks leave.
+  out.interrupted = cluster::any(interrupt && *interrupt);
   if (!cluster::is_root()) return out;  // rank 0 reports
   out.games_left = decided ? 0 : static_cast<int64_t>(schedule.size()) - static_cast<int64_t>(results.size());
   ctx.provenance["load_average_end"] = load_average();

@@ -35,7 +35,7 @@ struct MatchOptions {
   GameSettings game;
   std::vector<Opening> openings;
   uint64_t seed = 1;
-  int parallel = 0;                 // games at once; 0 = one per core
+  int parallel = 0;                 // games at once per rank; 0 = one per core
   std::optional<SprtParams> sprt;   // two engines only
   std::string out_dir;              // required
   bool progress = true;             // progress lines on stderr
@@ -51,10 +51,14 @@ struct MatchOutcome {
 };
 
 /// Runs (or resumes) the match. Errors: InvalidArgument for bad options (openings with a
-/// handicap, an opening with an illegal move) or an out_dir that holds another match's settings; FailedPrecondition naming the engine when one does not
-/// start or answer `name` (checked before any game); Internal for I/O errors on out_dir.
+/// handicap, an opening with an illegal move) or an out_dir that holds another match's
+/// settings; FailedPrecondition naming the engine when one does not start or answer `name`
+/// (checked before any game); Internal for I/O errors on out_dir.
 /// When `interrupt` becomes true, games in progress are abandoned (not recorded), engines
 /// are stopped and the outcome says interrupted.
+/// With several ranks (cluster/cluster.h) every rank must call it with the same options
+/// (`parallel` counts per rank); rank 0 writes out_dir and gets the full outcome, the other
+/// ranks get only `interrupted` (agreed by all ranks; report empty, text empty, games_left 0).
 absl::StatusOr<MatchOutcome> run_match(const MatchOptions& options, const std::atomic<bool>* interrupt);
 
 }  // namespace hane

@@ -368,7 +368,9 @@ TreeCurvePoint Grower::measure(int leaves, double gain, double seconds) {
   if (positions <= 0) return c;
   std::vector<float> p(leaves_.size());
   for (size_t i = 0; i < leaves_.size(); ++i) p[i] = static_cast<float>(leaves_[i].p);
-  const int chunks = pool_.threads();
+  // A fixed number of chunks, summed in order: the same bits for any --threads, so early
+  // stopping and the best size do not depend on it (and every rank agrees on them).
+  const int chunks = static_cast<int>(std::min<int64_t>(64, positions));
   std::vector<double> top1(chunks, 0), ll(chunks, 0);
   pool_.run(chunks, [&](int chunk, int) {
     for (int64_t i = positions * chunk / chunks; i < positions * (chunk + 1) / chunks; ++i) {
@@ -504,12 +506,17 @@ TreeTrainResult Grower::run() {
         std::snprintf(note, sizeof note, "validation top-1 %.2f%%, log-lik %.4f", 100 * c.top1, c.log_likelihood);
         progress.update(num_leaves, validate ? note : "");
       }
-      if (validate && o_.early_stop && num_leaves >= best_leaves * o_.patience && num_leaves >= best_leaves + 64) {
+      // Early stop, or Ctrl-C (util/interrupt.h): agreed by every rank (one collective), so
+      // all leave here; an interrupt keeps the tree grown so far.
+      std::array<int64_t, 2> stop = {
+          validate && o_.early_stop && num_leaves >= best_leaves * o_.patience && num_leaves >= best_leaves + 64,
+          interrupted()};
+      cluster::allreduce_max(stop);
+      if (stop[0]) {
         result.stopped_early = true;
         break;
       }
-      // Ctrl-C (util/interrupt.h) on any rank: keep the tree grown so far.
-      if (cluster::any(interrupted())) break;
+      if (stop[1]) break;
       next_check = std::max(num_leaves + 1, static_cast<int>(std::ceil(num_leaves * 1.05)));
       for (int s : snapshots) {
         if (s > num_leaves) {

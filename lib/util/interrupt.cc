@@ -31,12 +31,14 @@ extern "C" void on_sigint(int) {
 
 }  // namespace
 
-void install_interrupt_handler() {
+void install_interrupt_handler(bool sigterm_too) {
   struct sigaction action = {};
   action.sa_handler = on_sigint;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
   sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGUSR1, &action, nullptr);
+  if (sigterm_too) sigaction(SIGTERM, &action, nullptr);
 }
 
 bool interrupted() { return g_interrupted.load(std::memory_order_relaxed); }
