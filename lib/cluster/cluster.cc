@@ -91,23 +91,30 @@ void allreduce_sum(std::span<double> values) {
 #endif
 }
 
+#ifdef HANE_WITH_MPI
+namespace {
+// Integer reductions are exact, so MPI's own order does not matter; chunks of kMaxCount keep
+// each count within an int.
+void allreduce_int64(std::span<int64_t> values, MPI_Op op) {
+  for (size_t off = 0; off < values.size(); off += kMaxCount) {
+    const int n = static_cast<int>(std::min<int64_t>(kMaxCount, values.size() - off));
+    check(MPI_Allreduce(MPI_IN_PLACE, values.data() + off, n, MPI_INT64_T, op, MPI_COMM_WORLD), "MPI_Allreduce");
+  }
+}
+}  // namespace
+#endif
+
 void allreduce_sum(std::span<int64_t> values) {
   if (g_size == 1) return;
 #ifdef HANE_WITH_MPI
-  for (size_t off = 0; off < values.size(); off += kMaxCount) {
-    const int n = static_cast<int>(std::min<int64_t>(kMaxCount, values.size() - off));
-    check(MPI_Allreduce(MPI_IN_PLACE, values.data() + off, n, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
-  }
+  allreduce_int64(values, MPI_SUM);
 #endif
 }
 
 void allreduce_max(std::span<int64_t> values) {
   if (g_size == 1) return;
 #ifdef HANE_WITH_MPI
-  for (size_t off = 0; off < values.size(); off += kMaxCount) {
-    const int n = static_cast<int>(std::min<int64_t>(kMaxCount, values.size() - off));
-    check(MPI_Allreduce(MPI_IN_PLACE, values.data() + off, n, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
-  }
+  allreduce_int64(values, MPI_MAX);
 #endif
 }
 

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -70,6 +69,18 @@ absl::Status write_file_atomic(const std::string& path, const std::string& conte
 
 std::string sgf_path(const std::string& out, int64_t index) {
   return absl::StrFormat("%s/sgf/%06d.sgf", out, index);
+}
+
+// Writes a finished game's SGF, then appends its line to the results file (in that order, so a
+// resume never finds a result without its SGF).
+absl::Status record_game(const std::string& out_dir, const GameResult& g, std::FILE* results_file,
+                         const std::string& results_path) {
+  if (absl::Status s = write_file_atomic(sgf_path(out_dir, g.index), game_sgf(g)); !s.ok()) return s;
+  const std::string line = to_json(g).dump() + "\n";
+  if (std::fwrite(line.data(), 1, line.size(), results_file) != line.size() || std::fflush(results_file) != 0) {
+    return absl::InternalError(absl::StrCat("cannot append to ", results_path));
+  }
+  return absl::OkStatus();
 }
 
 nlohmann::json settings_json(const MatchOptions& o) {
@@ -254,12 +265,7 @@ absl::StatusOr<int64_t> play_rounds(const MatchOptions& o, const std::vector<con
       }
       std::sort(round.begin(), round.end(), [](const GameResult& a, const GameResult& b) { return a.index < b.index; });
       for (GameResult& g : round) {
-        absl::Status s = write_file_atomic(sgf_path(o.out_dir, g.index), game_sgf(g));
-        const std::string line = to_json(g).dump() + "\n";
-        if (s.ok() && (std::fwrite(line.data(), 1, line.size(), results_file) != line.size() || std::fflush(results_file) != 0)) {
-          s = absl::InternalError(absl::StrCat("cannot append to ", results_path));
-        }
-        if (!s.ok()) {
+        if (absl::Status s = record_game(o.out_dir, g, results_file, results_path); !s.ok()) {
           if (failure.ok()) failure = s;
           break;
         }
@@ -477,12 +483,7 @@ absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<
       }
       r->date = utc_date();
       std::lock_guard lock(mu);
-      absl::Status s = write_file_atomic(sgf_path(o.out_dir, r->index), game_sgf(*r));
-      const std::string line = to_json(*r).dump() + "\n";
-      if (s.ok() && (std::fwrite(line.data(), 1, line.size(), results_file) != line.size() || std::fflush(results_file) != 0)) {
-        s = absl::InternalError(absl::StrCat("cannot append to ", results_path));
-      }
-      if (!s.ok()) {
+      if (absl::Status s = record_game(o.out_dir, *r, results_file, results_path); !s.ok()) {
         if (failure.ok()) failure = s;
         stop_new = true;
         break;
