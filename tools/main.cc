@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
   CLI::App app{"hane: learn weak move guessers from Go game records, and measure them.\n"
                "Exit codes: 0 success, 1 the work failed, 2 usage (bad command line, missing input, "
                "unwritable output), 130 interrupted."};
-  app.set_version_flag("--version", std::string("hane ") + hane::tools::kVersion);
+  app.set_version_flag("--version", std::string("hane ") + hane::tools::kVersion + " (" + hane::tools::kCommit + ")");
   app.require_subcommand(1);
   hane::tools::add_dataset_command(app);
   hane::tools::add_train_command(app);
