@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_split.h"
+
 namespace hane {
 namespace {
 

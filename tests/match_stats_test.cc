@@ -108,7 +108,7 @@ TEST(MatchStats, ConstrainedMleAndGsprt) {
   EXPECT_NEAR(gsprt_llr(two, p64, 100, 0.5, score_from_elo(50)), 1.846259, 1e-6);
   // The sample's own mean gives the sample back (theta = 0), and the mean is always met.
   const std::vector<double> five = {0, 0.25, 0.5, 0.75, 1}, probs = {0.1, 0.2, 0.3, 0.25, 0.15};
-  const std::vector<double> same = mle_with_mean(five, probs, 0.5625);
+  const std::vector<double> same = mle_with_mean(five, probs, 0.5375);
   for (size_t i = 0; i < 5; ++i) EXPECT_NEAR(same[i], probs[i], 1e-12);
   for (const double s : {0.05, 0.3, 0.5, 0.9}) {
     const std::vector<double> q = mle_with_mean(five, probs, s);
