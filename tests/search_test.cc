@@ -143,6 +143,36 @@ TEST(Search, PlayoutBudgetCountsNewSimulationsExactly) {
   }
 }
 
+TEST(Search, VisitBudgetCountsTheReusedSubtree) {
+  for (int threads : {1, 2}) {
+    Game g(9);
+    auto s = make_search({.threads = threads});
+    SearchLimits visits;
+    visits.visits = 1500;
+    const SearchResult first = s->search(g, Color::kBlack, visits);
+    EXPECT_EQ(first.playouts, 1500);  // an empty tree: every visit is new
+    EXPECT_EQ(first.root_visits, 1500);
+    const MoveStats* best = find_child(first, first.move);
+    ASSERT_NE(best, nullptr);
+    ASSERT_GT(best->visits, 1);
+    ASSERT_EQ(g.play(first.move), Legality::kLegal);
+    const SearchResult second = s->search(g, Color::kWhite, visits);
+    EXPECT_EQ(second.root_visits, 1500);
+    EXPECT_EQ(second.playouts, 1500 - best->visits);
+    // With a playout limit too, the first reached stops.
+    visits.playouts = 10;
+    ASSERT_EQ(g.play(second.move), Legality::kLegal);
+    EXPECT_EQ(s->search(g, Color::kBlack, visits).playouts, 10);
+  }
+  // A root that already holds the budget still gets one new simulation.
+  Game g(9);
+  auto s = make_search({.playouts = 0, .visits = 40});
+  const SearchResult r = s->search(g, Color::kBlack);
+  EXPECT_EQ(r.root_visits, 40);
+  EXPECT_EQ(s->search(g, Color::kBlack).playouts, 1);
+  EXPECT_FALSE(Search::create({.playouts = 0}).ok());  // no default budget at all
+}
+
 TEST(Search, TreeReuseKeepsTheVisitsOfThePlayedMove) {
   Game g(7);
   auto s = make_search();

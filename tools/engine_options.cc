@@ -15,11 +15,16 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
   SearchOptions& s = o.search;
   const std::string group = "Engine";
   cmd->add_option("--playouts", o.playouts,
-                  "New simulations per move (default " + std::to_string(s.playouts) +
-                      " when no --time-per-move and no clock); with a clock too, the smaller budget wins")
+                  "New simulations per move, not counting the reused subtree's (default " + std::to_string(s.playouts) +
+                      " when no --visits, no --time-per-move and no clock); with a clock too, the smaller budget wins")
       ->check(CLI::PositiveNumber)
       ->group(group);
-  cmd->add_option("--time-per-move", o.time_per_move, "Seconds per move; with --playouts too, the first reached stops")
+  cmd->add_option("--visits", o.visits,
+                  "Root visits per move, the reused subtree's included (as Pachi's -t =N); with --playouts or a clock "
+                  "too, the first limit reached stops")
+      ->check(CLI::PositiveNumber)
+      ->group(group);
+  cmd->add_option("--time-per-move", o.time_per_move, "Seconds per move; with --playouts or --visits too, the first reached stops")
       ->check(CLI::PositiveNumber)
       ->group(group);
   cmd->add_option_function<std::string>(

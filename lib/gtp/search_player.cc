@@ -48,7 +48,11 @@ SearchPlayer::~SearchPlayer() = default;
 
 absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::create(const EngineOptions& options) {
   EngineOptions o = options;
-  if (o.playouts > 0) o.search.playouts = o.playouts;
+  // A count given replaces the default budget; with --visits alone, no playout cap.
+  if (o.playouts > 0 || o.visits > 0) {
+    o.search.playouts = o.playouts;
+    o.search.visits = o.visits;
+  }
   auto search = Search::create(o.search);
   if (!search.ok()) return search.status();
   std::unique_ptr<Guesser> guesser;
@@ -62,7 +66,11 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::create(const EngineO
 
 std::string SearchPlayer::name() const {
   std::string budget;
-  if (options_.playouts > 0 || options_.time_per_move <= 0) budget = std::to_string(options_.search.playouts) + " playouts";
+  if (count_budget()) {
+    const SearchOptions& s = options_.search;
+    if (s.playouts > 0) budget = std::to_string(s.playouts) + " playouts";
+    if (s.visits > 0) budget += (budget.empty() ? "" : " or ") + std::to_string(s.visits) + " visits";
+  }
   if (options_.time_per_move > 0) {
     char t[32];
     std::snprintf(t, sizeof t, "%gs", options_.time_per_move);
@@ -75,11 +83,14 @@ std::string SearchPlayer::name() const {
 SearchLimits SearchPlayer::limits(const Game& game, const Request& request) const {
   SearchLimits l;
   if (request.clock && request.clock->settings().kind != TimeSettings::Kind::kNone) {
-    l = search_->limits_for(game, *request.clock, options_.playouts > 0);
+    l = search_->limits_for(game, *request.clock, options_.playouts > 0 || options_.visits > 0);
     if (options_.time_per_move > 0) l.seconds = l.seconds > 0 ? std::min(l.seconds, options_.time_per_move) : options_.time_per_move;
   } else {
     l.seconds = options_.time_per_move;
-    if (options_.playouts > 0 || options_.time_per_move <= 0) l.playouts = options_.search.playouts;
+    if (count_budget()) {
+      l.playouts = options_.search.playouts;
+      l.visits = options_.search.visits;
+    }
   }
   l.stop = request.stop;
   return l;
@@ -98,7 +109,10 @@ SearchResult SearchPlayer::genmove(const Game& game, const Request& request) {
 void SearchPlayer::analyze(const Game& game, const Request& request) {
   SearchLimits l;
   l.stop = request.stop;
-  if (!request.stop) l.playouts = options_.search.playouts;
+  if (!request.stop) {
+    l.playouts = options_.search.playouts;
+    l.visits = options_.search.visits;
+  }
   AnalysisCallback callback;
   callback.interval_ms = std::max(1, static_cast<int>(std::lround(request.report_interval * 1000)));
   callback.on_update = request.report;

@@ -16,11 +16,14 @@ namespace hane::gtp {
 
 struct EngineOptions {
   /// Policy, prior, threads, seed and the search's other knobs. search.playouts is the budget
-  /// per move when neither `playouts` nor `time_per_move` is given and no clock runs.
+  /// per move when none of `playouts`, `visits` and `time_per_move` is given and no clock runs.
   SearchOptions search;
   /// New simulations per move (0: not given). With a clock as well, the smaller budget wins.
   int64_t playouts = 0;
-  /// Seconds per move (0: not given). With `playouts` as well, the first reached stops.
+  /// Root visits per move, the reused subtree included, as Pachi's `-t =N` (0: not given).
+  /// With `playouts` or a clock as well, the first limit reached stops.
+  int64_t visits = 0;
+  /// Seconds per move (0: not given). With a count budget as well, the first reached stops.
   double time_per_move = 0;
   /// Playouts behind the dead-stone and final-score estimate.
   int end_playouts = 1000;
@@ -52,6 +55,8 @@ class SearchPlayer final : public MoveGenerator {
  private:
   SearchPlayer(const EngineOptions& options, std::unique_ptr<Search> search, std::unique_ptr<Guesser> guesser);
   SearchLimits limits(const Game& game, const Request& request) const;
+  /// A playout or visit count limits a move: given, or the default when no time is.
+  bool count_budget() const { return options_.playouts > 0 || options_.visits > 0 || options_.time_per_move <= 0; }
 
   EngineOptions options_;
   std::unique_ptr<Search> search_;

@@ -137,10 +137,13 @@ absl::StatusOr<std::unique_ptr<Search>> Search::create(const SearchOptions& opti
     return absl::InvalidArgumentError(absl::StrCat("search tree memory must be >= 1 MB, got ", options.max_tree_mb));
   }
   if (!(options.rave_equiv > 0) || options.prior_weight < 0 || options.prior_even < 0 || options.uct_c < 0 ||
-      options.expand_visits < 1 || options.playouts < 0) {
+      options.expand_visits < 1 || options.playouts < 0 || options.visits < 0) {
     return absl::InvalidArgumentError(
-        "search options out of range: rave_equiv > 0, prior_weight, prior_even, uct_c, playouts >= 0, "
+        "search options out of range: rave_equiv > 0, prior_weight, prior_even, uct_c, playouts, visits >= 0, "
         "expand_visits >= 1");
+  }
+  if (options.playouts == 0 && options.visits == 0) {
+    return absl::InvalidArgumentError("search options: a default budget is needed (playouts or visits > 0)");
   }
   if (options.resign_threshold < 0 || options.resign_threshold >= 1) {
     return absl::InvalidArgumentError(
@@ -172,11 +175,14 @@ std::vector<float> Search::ownership() const { return impl_->ownership(); }
 EndEstimate Search::estimate_end(const Game& game, int playouts) { return impl_->estimate_end(game, playouts); }
 void Search::clear() { impl_->clear(); }
 
-SearchLimits Search::limits_for(const Game& game, const TimeControl& clock, bool playouts_too) const {
+SearchLimits Search::limits_for(const Game& game, const TimeControl& clock, bool budget_too) const {
   SearchLimits limits;
   const auto t = clock.time_for_move(static_cast<int>(game.board().empty_points().size()), options().time_lag);
   if (t) limits.seconds = *t;
-  if (!t || playouts_too) limits.playouts = options().playouts;
+  if (!t || budget_too) {
+    limits.playouts = options().playouts;
+    limits.visits = options().visits;
+  }
   return limits;
 }
 
@@ -509,8 +515,17 @@ SearchResult Search::Impl::search(const Game& game, Color to_play, const SearchL
   start_ = Clock::now();
   cpu_start_ = process_cpu_seconds();
   SearchLimits limits = given;
-  if (limits.playouts <= 0 && limits.seconds <= 0 && !limits.stop) limits.playouts = options_.playouts;
+  if (limits.playouts <= 0 && limits.visits <= 0 && limits.seconds <= 0 && !limits.stop) {
+    limits.playouts = options_.playouts;
+    limits.visits = options_.visits;
+  }
   prepare_root(game, to_play);
+  // One ticket per new simulation: the visits budget becomes the visits the root still lacks.
+  int64_t tickets = std::max<int64_t>(0, limits.playouts);
+  if (limits.visits > 0) {
+    const int64_t lacking = std::max<int64_t>(1, limits.visits - pool_[root_].n());
+    tickets = tickets > 0 ? std::min(tickets, lacking) : lacking;
+  }
   const int nv = root_board_.geometry().num_vertices();
   const size_t reserve = static_cast<size_t>(4 * root_board_.size() * root_board_.size() + 16);
   for (auto& w : workers_) {
@@ -527,9 +542,9 @@ SearchResult Search::Impl::search(const Game& game, Color to_play, const SearchL
   if (pool_[root_].expanded()) {
     std::vector<std::thread> threads;
     for (int t = 1; t < options_.threads; ++t) {
-      threads.emplace_back([this, t, &limits] { run_worker(t, limits, limits.playouts, nullptr); });
+      threads.emplace_back([this, t, &limits, tickets] { run_worker(t, limits, tickets, nullptr); });
     }
-    run_worker(0, limits, limits.playouts, analysis);
+    run_worker(0, limits, tickets, analysis);
     for (auto& t : threads) t.join();
   }
   searching_ = false;

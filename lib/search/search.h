@@ -13,8 +13,9 @@
 // Priors ("equivalent experience", Pachi's `eqex`; Fuego's prior knowledge): when a node is
 // expanded, each child gets `prior_even` virtual visits at win rate 0.5, and, with a guesser,
 // `prior_weight · sqrt(p / p_max)` more virtual visits that are all wins (p the guesser's
-// probability of the move, p_max the largest over the children), as Pachi's pattern prior adds
-// sqrt(p)-weighted wins. No guesser = even prior only. The pass child starts with `prior_even`
+// probability of the move, p_max the largest over the children). This is hane's own scale:
+// Pachi's pattern prior (uct/prior.c) is not normalised, it adds `pattern_eqex · sqrt(p)` wins
+// on an absolute scale. No guesser = even prior only. The pass child starts with `prior_even`
 // virtual visits at win rate 0.1, so the tree tries it only once the other moves look bad.
 //
 // Nodes are 36 bytes, a node's children contiguous in a pool of 576 KB chunks (search/tree.h);
@@ -75,8 +76,12 @@ struct SearchOptions {
   int max_tree_mb = 512;
   /// Resign when the best move's win rate is below this (0 = never resign).
   double resign_threshold = 0;
-  /// Default budget of a genmove when the caller gives none: new simulations per move.
+  /// Default budget of a genmove when the caller gives none: new simulations per move
+  /// (0 = no such limit).
   int64_t playouts = 10000;
+  /// Default budget in root visits, the reused subtree included (0 = no such limit). With
+  /// `playouts` too, the first limit reached stops; one of the two must be > 0.
+  int64_t visits = 0;
   /// Keep the subtree of the moves played between searches.
   bool reuse_tree = true;
   /// Safety margin for time controls, seconds (TimeControl::time_for_move).
@@ -84,10 +89,16 @@ struct SearchOptions {
 };
 
 /// How long a search runs: the first limit reached stops it. With no limit set (all zero and no
-/// stop flag), SearchOptions::playouts is used.
+/// stop flag), SearchOptions::playouts and SearchOptions::visits are used.
 struct SearchLimits {
-  /// New simulations from this move's root (as Pachi's `-t =N`); 0 = no limit.
+  /// New simulations from this move's root, not counting the visits of a reused subtree;
+  /// 0 = no limit.
   int64_t playouts = 0;
+  /// Visits of the root, those of the subtree kept from the previous moves included: the search
+  /// stops once the root holds this many (at least one new simulation is run). This is how
+  /// Pachi's `-t =N` counts (its root's playouts, reused ones included; Pachi also stops early
+  /// once the best move cannot change). 0 = no limit.
+  int64_t visits = 0;
   /// Wall-clock seconds; 0 = no limit.
   double seconds = 0;
   /// Set by another thread to stop (GTP interrupt / the next input during lz-analyze).
@@ -170,15 +181,16 @@ class Search {
   /// passing wins under area scoring with the estimated dead stones removed (estimate_end), or
   /// when the best move's win rate is below 5% then (so a lost game still ends), or when the
   /// search prefers pass or has no other move; resign below options().resign_threshold; in
-  /// `cleanup` mode
-  /// (kgs-genmove_cleanup) never pass while stones of the opponent are estimated dead, and
-  /// prefer moves that capture them. Always returns a move legal in `game` (superko included).
+  /// `cleanup` mode (kgs-genmove_cleanup) never pass while stones of the opponent are estimated
+  /// dead, and prefer moves that capture them. Always returns a move legal in `game` (superko
+  /// included).
   SearchResult genmove(const Game& game, Color to_play, const SearchLimits& limits = {},
                        bool cleanup = false, const AnalysisCallback* analysis = nullptr);
 
   /// Limits for the next move from a clock: the time TimeControl::time_for_move gives (with
-  /// options().time_lag), and options().playouts when `playouts_too` (the smaller wins).
-  SearchLimits limits_for(const Game& game, const TimeControl& clock, bool playouts_too) const;
+  /// options().time_lag), and options().playouts and options().visits when `budget_too` or when
+  /// the clock gives no time (the first limit reached stops).
+  SearchLimits limits_for(const Game& game, const TimeControl& clock, bool budget_too) const;
 
   /// Ownership over the simulations of the last search (per Vertex::index(), +1 Black,
   /// −1 White); empty before any search. From an analysis callback: over the simulations of
