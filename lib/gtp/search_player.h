@@ -29,7 +29,8 @@ struct EngineOptions {
   /// cleanup decisions.
   int end_playouts = 1000;
   /// Resign only after this many of the player's moves in a row below
-  /// search.resign_threshold (and never in the opening: before size² / 4 moves), >= 1.
+  /// search.resign_threshold (and never in the opening: while both the moves played and the
+  /// stones on the board are fewer than size² / 4), >= 1.
   int resign_moves = 1;
 };
 
