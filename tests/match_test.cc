@@ -377,6 +377,49 @@ TEST(MatchRun, IdenticalGamesAreCounted) {
   fs::remove_all(dir);
 }
 
+TEST(MatchRun, NeverRemovesFilesItDidNotWrite) {
+  const std::string dir = testing::temp_path("match", "foreign");
+  fs::remove_all(dir);
+  fs::create_directories(dir + "/sgf");
+  std::ofstream(dir + "/sgf/mine.mgt") << "(;GM[1]SZ[19])";
+  MatchOptions o = small_match(dir, 2);
+  o.engines = {fake("a"), fake("b")};
+  // Files but no match: refused, nothing touched.
+  auto refused = run_match(o, nullptr);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(refused.status().message()).find("holds files but no match"), std::string::npos)
+      << refused.status();
+  EXPECT_TRUE(fs::exists(dir + "/sgf/mine.mgt"));
+  EXPECT_FALSE(fs::exists(dir + "/match.json"));
+  // A match of its own: other files stay through a resume; its own stray SGF goes.
+  fs::remove(dir + "/sgf/mine.mgt");
+  ASSERT_TRUE(run_match(o, nullptr).ok());
+  std::ofstream(dir + "/sgf/mine.mgt") << "(;GM[1]SZ[19])";
+  std::ofstream(dir + "/sgf/000001.sgf.bak") << "(;GM[1]SZ[19])";
+  std::ofstream(dir + "/sgf/000009.sgf") << "(;GM[1]SZ[5])";  // beyond --games 2
+  o.games = 6;                                                // games 2..5 to play
+  std::ofstream(dir + "/files.txt", std::ios::app) << "sgf/000004.sgf\n";
+  std::ofstream(dir + "/sgf/000004.sgf") << "(;GM[1]SZ[5])";  // written, result lost
+  auto resumed = run_match(o, nullptr);
+  ASSERT_TRUE(resumed.ok()) << resumed.status();
+  for (const char* f : {"mine.mgt", "000001.sgf.bak", "000009.sgf", "000004.sgf", "000000.sgf", "000005.sgf"}) {
+    EXPECT_TRUE(fs::exists(dir + "/sgf/" + f)) << f;
+  }
+  std::stringstream replayed;
+  replayed << std::ifstream(dir + "/sgf/000004.sgf").rdbuf();
+  EXPECT_NE(replayed.str().find("hane match"), std::string::npos) << replayed.str();
+  EXPECT_EQ(read_results(dir).size(), 6u);
+  // A file named as the SGF of a game to play, not written by the match: refused, kept.
+  o.games = 8;
+  std::ofstream(dir + "/sgf/000007.sgf") << "(;GM[1]SZ[5])";
+  auto clash = run_match(o, nullptr);
+  EXPECT_EQ(clash.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(clash.status().message()).find("000007.sgf was not written by this match"), std::string::npos)
+      << clash.status();
+  EXPECT_TRUE(fs::exists(dir + "/sgf/000007.sgf"));
+  fs::remove_all(dir);
+}
+
 TEST(MatchRun, ResumesAfterKillAndInterrupt) {
   const std::string dir = testing::temp_path("match", "resume");
   fs::remove_all(dir);
@@ -396,10 +439,12 @@ TEST(MatchRun, ResumesAfterKillAndInterrupt) {
   const size_t before = read_results(dir, false).size();
   ASSERT_GE(before, 3u);
   ASSERT_LT(before, 16u) << "the run ended before it was killed";
-  // A line cut by the kill, and an SGF written just before it.
+  // A line cut by the kill, and an SGF written just before it (noted in files.txt first, as
+  // the match does).
   {
     std::ofstream f(dir + "/results.jsonl", std::ios::app);
     f << "{\"game\": 15, \"pairing\": 0, \"bla";
+    std::ofstream(dir + "/files.txt", std::ios::app) << "sgf/000015.sgf\n";
     std::ofstream(dir + "/sgf/000015.sgf") << "(;GM[1]SZ[5])";
   }
   // Interrupt the resumed run after a game or two, then resume again to the end.

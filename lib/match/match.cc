@@ -67,15 +67,59 @@ absl::Status write_file_atomic(const std::string& path, const std::string& conte
   return absl::OkStatus();
 }
 
-std::string sgf_path(const std::string& out, int64_t index) {
-  return absl::StrFormat("%s/sgf/%06d.sgf", out, index);
+std::string sgf_name(int64_t index) { return absl::StrFormat("sgf/%06d.sgf", index); }
+std::string sgf_path(const std::string& out, int64_t index) { return out + "/" + sgf_name(index); }
+
+// The index of a file name of the SGF naming scheme ("000015.sgf", or "000015.sgf.tmp" with
+// `tmp` set), or -1.
+int64_t scheme_index(const std::string& name, bool* tmp) {
+  *tmp = name.ends_with(".sgf.tmp");
+  const std::string stem = name.substr(0, name.size() - (*tmp ? 8 : name.ends_with(".sgf") ? 4 : 0));
+  if (stem.size() == name.size() || stem.size() < 6 || stem.size() > 18) return -1;
+  if (!std::all_of(stem.begin(), stem.end(), [](char c) { return c >= '0' && c <= '9'; })) return -1;
+  return std::stoll(stem);
+}
+
+// files.txt: the record of the files in sgf/ the match wrote, one name relative to the folder a
+// line, appended before the file is written, so that a resume removes only its own files.
+class WrittenFiles {
+ public:
+  explicit WrittenFiles(std::string out_dir) : path_(out_dir + "/files.txt") {
+    std::ifstream f(path_);
+    for (std::string line; std::getline(f, line);) names_.insert(line);
+  }
+  ~WrittenFiles() {
+    if (file_) std::fclose(file_);
+  }
+  bool contains(const std::string& name) const { return names_.contains(name); }
+  absl::Status add(const std::string& name) {
+    if (names_.contains(name)) return absl::OkStatus();
+    if (!file_) file_ = std::fopen(path_.c_str(), "ab");
+    const std::string line = name + "\n";
+    if (!file_ || std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0) {
+      return absl::InternalError(absl::StrCat("cannot append to ", path_));
+    }
+    names_.insert(name);
+    return absl::OkStatus();
+  }
+
+ private:
+  std::string path_;
+  std::set<std::string> names_;
+  std::FILE* file_ = nullptr;
+};
+
+// Writes a game's SGF, noting it in files.txt first.
+absl::Status write_game_sgf(const std::string& out_dir, const GameResult& g, WrittenFiles& written) {
+  if (absl::Status s = written.add(sgf_name(g.index)); !s.ok()) return s;
+  return write_file_atomic(sgf_path(out_dir, g.index), game_sgf(g));
 }
 
 // Writes a finished game's SGF, then appends its line to the results file (in that order, so a
 // resume never finds a result without its SGF).
 absl::Status record_game(const std::string& out_dir, const GameResult& g, std::FILE* results_file,
-                         const std::string& results_path) {
-  if (absl::Status s = write_file_atomic(sgf_path(out_dir, g.index), game_sgf(g)); !s.ok()) return s;
+                         const std::string& results_path, WrittenFiles& written) {
+  if (absl::Status s = write_game_sgf(out_dir, g, written); !s.ok()) return s;
   const std::string line = to_json(g).dump() + "\n";
   if (std::fwrite(line.data(), 1, line.size(), results_file) != line.size() || std::fflush(results_file) != 0) {
     return absl::InternalError(absl::StrCat("cannot append to ", results_path));
@@ -190,7 +234,7 @@ absl::StatusOr<MatchOutcome> finish_match(const MatchOptions& o, const std::vect
 // recorded this run (at rank 0; the other ranks return 0, and failures are reported by rank 0).
 absl::StatusOr<int64_t> play_rounds(const MatchOptions& o, const std::vector<const GameAssignment*>& pending,
                                     std::vector<GameResult>& results, const std::string& results_path,
-                                    const std::atomic<bool>* interrupt,
+                                    std::optional<WrittenFiles>& written, const std::atomic<bool>* interrupt,
                                     const std::function<bool(const std::vector<GameResult>&)>& decided,
                                     const std::function<std::string()>& note) {
   const int ranks = cluster::size(), me = cluster::rank();
@@ -265,7 +309,7 @@ absl::StatusOr<int64_t> play_rounds(const MatchOptions& o, const std::vector<con
       }
       std::sort(round.begin(), round.end(), [](const GameResult& a, const GameResult& b) { return a.index < b.index; });
       for (GameResult& g : round) {
-        if (absl::Status s = record_game(o.out_dir, g, results_file, results_path); !s.ok()) {
+        if (absl::Status s = record_game(o.out_dir, g, results_file, results_path, *written); !s.ok()) {
           if (failure.ok()) failure = s;
           break;
         }
@@ -323,8 +367,21 @@ absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<
   const std::vector<GameAssignment> schedule = make_schedule(pairings, o.games, o.openings, o.seed);
   const std::string results_path = o.out_dir + "/results.jsonl";
   std::vector<GameResult> results;
+  std::optional<WrittenFiles> written;
   auto prepare = [&]() -> absl::Status {
   std::error_code ec;
+  // Only a new folder, one without files, or one holding a match of hane's (match.json).
+  if (!fs::exists(o.out_dir + "/match.json", ec)) {
+    for (fs::recursive_directory_iterator it(o.out_dir, ec), end; !ec && it != end; it.increment(ec)) {
+      if (!it->is_directory(ec)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            o.out_dir, " holds files but no match of hane's (no match.json), e.g. ", it->path().string(),
+            ": a match writes into a new or empty folder, or resumes its own; use another --out folder"));
+      }
+    }
+    ec.clear();
+  }
+  written.emplace(o.out_dir);
   for (const char* sub : {"", "/sgf", "/stderr"}) {
     fs::create_directories(o.out_dir + sub, ec);
     if (ec) return absl::InternalError(absl::StrCat("cannot create ", o.out_dir, sub, ": ", ec.message()));
@@ -350,31 +407,42 @@ absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<
     // Rewrite only the good lines (plus lines beyond this schedule, which load skipped).
     std::string content;
     std::ifstream f(results_path, std::ios::binary);
-    std::set<int64_t> written;
+    std::set<int64_t> kept;
     std::string line;
     while (std::getline(f, line)) {
       nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
       if (j.is_discarded() || !j.contains("game") || !j["game"].is_number_integer()) continue;
       const int64_t idx = j["game"].get<int64_t>();
       const bool in_schedule = idx >= 0 && idx < static_cast<int64_t>(schedule.size());
-      if (in_schedule && (!loaded.games.contains(idx) || written.contains(idx))) continue;
-      written.insert(idx);
+      if (in_schedule && (!loaded.games.contains(idx) || kept.contains(idx))) continue;
+      kept.insert(idx);
       content += line + "\n";
     }
     if (absl::Status s = write_file_atomic(results_path, content); !s.ok()) return s;
   }
-  // SGFs: exactly one per recorded game.
+  // SGFs: exactly one per recorded game. Only files of the naming scheme that files.txt lists
+  // are removed (games without a result line, a write cut short); a file of the scheme the
+  // match did not write, where a game still to be played would write, stops the run.
+  std::vector<fs::path> stray;
   for (const auto& entry : fs::directory_iterator(o.out_dir + "/sgf", ec)) {
     const std::string name = entry.path().filename().string();
-    int64_t idx = -1;
-    if (std::sscanf(name.c_str(), "%ld.sgf", &idx) != 1 || !loaded.games.contains(idx) || name.ends_with(".tmp")) {
-      bool beyond = idx >= static_cast<int64_t>(schedule.size()) && !name.ends_with(".tmp");
-      if (!beyond) fs::remove(entry.path(), ec);
+    bool tmp = false;
+    const int64_t idx = scheme_index(name, &tmp);
+    if (idx < 0) continue;  // not a name the match writes
+    const bool in_schedule = idx < static_cast<int64_t>(schedule.size());
+    if (!tmp && (loaded.games.contains(idx) || !in_schedule)) continue;  // a recorded game, or beyond --games
+    if (written->contains(sgf_name(idx))) {
+      stray.push_back(entry.path());
+    } else if (in_schedule) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          entry.path().string(), " was not written by this match (", o.out_dir,
+          "/files.txt does not list it), and game ", idx, " is still to be played: move the file away to resume"));
     }
   }
+  for (const fs::path& p : stray) fs::remove(p, ec);
   for (const auto& [idx, g] : loaded.games) {
     if (!fs::exists(sgf_path(o.out_dir, idx))) {
-      if (absl::Status s = write_file_atomic(sgf_path(o.out_dir, idx), game_sgf(g)); !s.ok()) return s;
+      if (absl::Status s = write_game_sgf(o.out_dir, g, *written); !s.ok()) return s;
     }
   }
 
@@ -448,7 +516,7 @@ absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<
     return o.sprt && sprt_state(count_pairing(games, 0, pairings[0]), *o.sprt).decision != "continue";
   };
   if (ranks > 1) {
-    auto played = play_rounds(o, pending, results, results_path, interrupt, sprt_decided,
+    auto played = play_rounds(o, pending, results, results_path, written, interrupt, sprt_decided,
                               [&] { return progress_note(results, ctx); });
     if (!played.ok()) return played.status();
     return finish_match(o, schedule, results, *played, ctx, interrupt, sprt_decided(results));
@@ -483,7 +551,7 @@ absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<
       }
       r->date = utc_date();
       std::lock_guard lock(mu);
-      if (absl::Status s = record_game(o.out_dir, *r, results_file, results_path); !s.ok()) {
+      if (absl::Status s = record_game(o.out_dir, *r, results_file, results_path, *written); !s.ok()) {
         if (failure.ok()) failure = s;
         stop_new = true;
         break;

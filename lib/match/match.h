@@ -6,11 +6,15 @@
 //   match.json       the settings that fix the schedule (a rerun must match them)
 //   results.jsonl    one JSON object per finished game (see result.h), in finishing order
 //   sgf/NNNNNN.sgf   one SGF per game in results.jsonl (game index, 6 digits)
+//   files.txt        the SGFs the match wrote, a name a line, each noted before it is written
 //   stderr/          what each engine wrote to stderr, per game: "<index>-<engine>.stderr"
 //   report.json, report.txt, progress.dat, elo.svg, llr.svg
-// On resume a truncated last line of results.jsonl (a killed run) is dropped, SGFs of games
-// not in the results are deleted and missing SGFs are rewritten from the results, so the two
-// always agree; games in progress when the run stopped are played again.
+// A folder that holds files but no match.json is refused: the match never deletes or
+// overwrites files it did not write. On resume a truncated last line of results.jsonl (a
+// killed run) is dropped, SGFs that files.txt lists of games not in the results are deleted and
+// missing SGFs are rewritten from the results, so the two always agree; games in progress when
+// the run stopped are played again. Other files in sgf/ are left alone, except that a file named
+// as the SGF of a game still to be played, and not written by the match, stops the run.
 #pragma once
 
 #include <atomic>
@@ -51,8 +55,8 @@ struct MatchOutcome {
 };
 
 /// Runs (or resumes) the match. Errors: InvalidArgument for bad options (openings with a
-/// handicap, an opening with an illegal move) or an out_dir that holds another match's
-/// settings; FailedPrecondition naming the engine when one does not start or answer `name`
+/// handicap, an opening with an illegal move), an out_dir that holds another match's
+/// settings or files but no match, or a file in sgf/ the match did not write (see above); FailedPrecondition naming the engine when one does not start or answer `name`
 /// (checked before any game); Internal for I/O errors on out_dir.
 /// When `interrupt` becomes true, games in progress are abandoned (not recorded), engines
 /// are stopped and the outcome says interrupted.
