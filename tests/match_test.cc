@@ -16,6 +16,8 @@
 #include "gtp/client.h"
 #include "match/match.h"
 #include "match/referee.h"
+#include "match/results_store.h"
+#include "match/runner.h"
 #include "sgf/record.h"
 #include "test_files.h"
 
@@ -417,6 +419,58 @@ TEST(MatchRun, NeverRemovesFilesItDidNotWrite) {
   EXPECT_NE(std::string(clash.status().message()).find("000007.sgf was not written by this match"), std::string::npos)
       << clash.status();
   EXPECT_TRUE(fs::exists(dir + "/sgf/000007.sgf"));
+  fs::remove_all(dir);
+}
+
+TEST(MatchRun, SettingsOfAFolderWithoutGamesAreReplacedAndMismatchesNamed) {
+  const std::string dir = testing::temp_path("match", "settings");
+  fs::remove_all(dir);
+  MatchOptions o = small_match(dir, 2);
+  o.engines = {fake("a"), fake("b", "nostart=1")};
+  EXPECT_EQ(run_match(o, nullptr).status().code(), absl::StatusCode::kFailedPrecondition);
+  // No game was recorded: the corrected rerun is no other match.
+  o.engines = {fake("a"), fake("b")};
+  ASSERT_TRUE(run_match(o, nullptr).ok());
+  MatchOptions other = o;
+  other.game.komi = 6.5;
+  auto refused = run_match(other, nullptr);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(refused.status().message()).find("komi: 6.5 now, 0.5 before"), std::string::npos)
+      << refused.status();
+  fs::remove_all(dir);
+}
+
+// The runner and the store without run_match, as `hane tune` uses them.
+TEST(MatchRunner, PlaysScheduledGamesIntoAStore) {
+  const std::string dir = testing::temp_path("match", "runner");
+  fs::remove_all(dir);
+  const std::vector<GameAssignment> schedule = make_schedule(make_pairings(2, false), 4, {}, 7);
+  auto store = ResultsStore::open(dir, {{"what", "runner test"}}, schedule);
+  ASSERT_TRUE(store.ok()) << store.status();
+  RunnerOptions run;
+  run.engines = {fake("a", "seed={seed}"), fake("b")};
+  run.game = small_board();
+  run.parallel = 2;
+  run.stderr_dir = (*store)->stderr_dir();
+  run.progress = false;
+  std::vector<const GameAssignment*> games;
+  for (const GameAssignment& a : schedule) games.push_back(&a);
+  int64_t recorded = 0;
+  GameSink sink;
+  sink.record = [&](GameResult&& g) {
+    ++recorded;
+    return (*store)->record(g);
+  };
+  sink.done = [&] { return recorded >= 3; };  // e.g. an SPRT that decides after 3 games
+  auto played = play_games(run, games, sink, nullptr);
+  ASSERT_TRUE(played.ok()) << played.status();
+  EXPECT_GE(*played, 3);  // (a game in progress when it decided is recorded too)
+  EXPECT_EQ(*played, recorded);
+  store->reset();
+  auto reopened = ResultsStore::open(dir, {{"what", "runner test"}}, schedule);
+  ASSERT_TRUE(reopened.ok()) << reopened.status();
+  EXPECT_EQ(static_cast<int64_t>((*reopened)->loaded().size()), recorded);
+  expect_results_and_sgf_agree(dir, static_cast<size_t>(recorded));
   fs::remove_all(dir);
 }
 

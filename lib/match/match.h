@@ -1,20 +1,7 @@
-// Running a tournament: engines checked before any game, games played in parallel from the
-// deterministic schedule, each finished game written as SGF and then appended to the results
-// file, the SPRT checked after every game, and resuming from the results file.
-//
-// Output folder layout:
-//   match.json       the settings that fix the schedule (a rerun must match them)
-//   results.jsonl    one JSON object per finished game (see result.h), in finishing order
-//   sgf/NNNNNN.sgf   one SGF per game in results.jsonl (game index, 6 digits)
-//   files.txt        the SGFs the match wrote, a name a line, each noted before it is written
-//   stderr/          what each engine wrote to stderr, per game: "<index>-<engine>.stderr"
-//   report.json, report.txt, progress.dat, elo.svg, llr.svg
-// A folder that holds files but no match.json is refused: the match never deletes or
-// overwrites files it did not write. On resume a truncated last line of results.jsonl (a
-// killed run) is dropped, SGFs that files.txt lists of games not in the results are deleted and
-// missing SGFs are rewritten from the results, so the two always agree; games in progress when
-// the run stopped are played again. Other files in sgf/ are left alone, except that a file named
-// as the SGF of a game still to be played, and not written by the match, stops the run.
+// A tournament: the options checked, the deterministic schedule (schedule.h), the output folder
+// opened or resumed (results_store.h: settings, results, SGFs), every engine checked before any
+// game, the games played by the runner (runner.h) with each finished game recorded at once and
+// the SPRT checked after each, then the report (report.h) and plots.
 #pragma once
 
 #include <atomic>
@@ -54,9 +41,11 @@ struct MatchOutcome {
   int64_t games_left = 0;  // scheduled games not played (0 when finished or SPRT decided)
 };
 
-/// Runs (or resumes) the match. Errors: InvalidArgument for bad options (openings with a
-/// handicap, an opening with an illegal move), an out_dir that holds another match's
-/// settings or files but no match, or a file in sgf/ the match did not write (see above); FailedPrecondition naming the engine when one does not start or answer `name`
+/// Runs (or resumes) the match in out_dir (its layout and what a resume keeps: results_store.h).
+/// Errors: InvalidArgument for bad options (fewer than two engines, a name given twice, a
+/// handicap the board does not allow, openings with a handicap, an opening with an illegal
+/// move), an out_dir that holds another match's settings or files but no match, or a file in
+/// sgf/ the match did not write; FailedPrecondition naming the engine when one does not start or answer `name`
 /// (checked before any game); Internal for I/O errors on out_dir.
 /// When `interrupt` becomes true, games in progress are abandoned (not recorded), engines
 /// are stopped and the outcome says interrupted.
