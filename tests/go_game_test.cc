@@ -181,5 +181,30 @@ TEST(Benson, TwoChainsCanLiveOnSharedEyes) {
   EXPECT_TRUE(alive_at(b, "E5"));
 }
 
+TEST(Position, OfAGameAndMovedOnAgree) {
+  Game g(9);
+  Position start = position_of(g, Color::kBlack);
+  EXPECT_EQ(start.board, &g.board());
+  EXPECT_TRUE(start.last_move.is_none());
+  EXPECT_TRUE(start.second_last_move.is_none());
+  EXPECT_EQ(start.move_number, 1);
+  Position moved = start;
+  const Vertex moves[] = {gtp(g.board(), "C3"), Vertex::pass(), gtp(g.board(), "D4")};
+  for (const Vertex v : moves) {
+    const Color c = g.to_move();
+    ASSERT_EQ(g.play(v), Legality::kLegal);
+    advance(moved, v, c);
+    const Position p = position_of(g, g.to_move());
+    EXPECT_EQ(p.last_move, moved.last_move);
+    EXPECT_EQ(p.second_last_move, moved.second_last_move);
+    EXPECT_EQ(p.move_number, moved.move_number);
+    EXPECT_EQ(p.to_move, moved.to_move);
+  }
+  EXPECT_EQ(moved.last_move, moves[2]);
+  EXPECT_TRUE(moved.second_last_move.is_pass());
+  EXPECT_EQ(moved.move_number, 4);
+  EXPECT_EQ(moved.to_move, Color::kWhite);
+}
+
 }  // namespace
 }  // namespace hane

@@ -80,10 +80,7 @@ absl::Status replay(const GameRecord& record, const MoveCallback& on_move, Board
         if (on_move) on_move(position, e.vertex);
         board.play(e.vertex, e.color);
         if (rules.superko != Superko::kNone) seen.insert(key);
-        position.second_last_move = position.last_move;
-        position.last_move = e.vertex;
-        position.to_move = opponent(e.color);
-        ++position.move_number;
+        advance(position, e.vertex, e.color);
         break;
       }
     }

@@ -73,4 +73,16 @@ int Game::consecutive_passes() const {
   return passes;
 }
 
+Position position_of(const Game& game, Color to_move) {
+  const std::vector<Move>& moves = game.moves();
+  const size_t n = moves.size();
+  Position p;
+  p.board = &game.board();
+  p.to_move = to_move;
+  p.last_move = n >= 1 ? moves[n - 1].vertex : Vertex::none();
+  p.second_last_move = n >= 2 ? moves[n - 2].vertex : Vertex::none();
+  p.move_number = static_cast<int>(n) + 1;
+  return p;
+}
+
 }  // namespace hane

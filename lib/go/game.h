@@ -7,6 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "go/board.h"
+#include "go/position.h"
 
 namespace hane {
 
@@ -75,5 +76,10 @@ class Game {
   std::vector<uint64_t> history_;                 // superko key after each event
   absl::flat_hash_map<uint64_t, int> seen_;        // superko key -> occurrences
 };
+
+/// The position a guesser sees in `game` with `to_move` to play: the board, the last two
+/// moves of the history (none before the first), and the number of the next move. Refers to
+/// game.board(), so `game` must outlive it.
+Position position_of(const Game& game, Color to_move);
 
 }  // namespace hane

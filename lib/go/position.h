@@ -18,4 +18,15 @@ struct Position {
   int move_number = 1;
 };
 
+/// Moves `p` on by `move` of `mover` (play it on the board separately): `move` becomes the last
+/// move and the last move the second last, the opponent of `mover` is to move, and the move
+/// number goes up by one. From the start of a game, one call per move gives what
+/// position_of() (game.h) gives after them.
+inline void advance(Position& p, Vertex move, Color mover) {
+  p.second_last_move = p.last_move;
+  p.last_move = move;
+  p.to_move = opponent(mover);
+  ++p.move_number;
+}
+
 }  // namespace hane

@@ -10,17 +10,6 @@
 namespace hane::gtp {
 namespace {
 
-Position position_of(const Game& game, Color color) {
-  Position p;
-  p.board = &game.board();
-  p.to_move = color;
-  const auto& moves = game.moves();
-  if (!moves.empty()) p.last_move = moves.back().vertex;
-  if (moves.size() >= 2) p.second_last_move = moves[moves.size() - 2].vertex;
-  p.move_number = static_cast<int>(moves.size()) + 1;
-  return p;
-}
-
 std::string ordinal(int n) {
   const int mod100 = n % 100, mod10 = n % 10;
   const char* suffix = (mod100 >= 11 && mod100 <= 13) ? "th" : mod10 == 1 ? "st" : mod10 == 2 ? "nd" : mod10 == 3 ? "rd" : "th";

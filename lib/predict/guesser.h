@@ -26,7 +26,12 @@ class Guesser {
   /// (see clone()).
   virtual void score(const Position& position, std::span<const Vertex> candidates, std::span<float> out) = 0;
 
-  /// True if score() gives probabilities (then log-likelihoods are reported).
+  /// True if score() gives probabilities (then log-likelihoods are reported). When false, the
+  /// scores must be log-scale (a log-probability up to a constant, as a linear model's logits):
+  /// every user that needs probabilities (the search's priors, the `guesser:` playout policy,
+  /// GTP's prior heat map) takes a softmax of them, p_i = exp(s_i) / sum_j exp(s_j), so one
+  /// unit more multiplies a move's odds by e. Scores on another scale (a count, a
+  /// probability) would come out wrongly peaked or flattened.
   virtual bool gives_probabilities() const { return false; }
 
   /// An independent copy for another thread (read-only model data may be shared).
