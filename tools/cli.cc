@@ -135,7 +135,8 @@ void harden_app(CLI::App* app) {
       o->check(validator([](std::string& v) { return check_input(v); }, ""));
     } else if (has_name(o, "file") || (has_name(o, "model") && (app->get_name() == "eval" || app->get_name() == "bench"))) {
       o->check(validator([](std::string& v) { return check_model_input(v); }, ""));
-    } else if (app->get_name() == "match" && has_name(o, "out")) {
+    } else if (((app->get_name() == "match" || app->get_name() == "analyze") && has_name(o, "out")) ||
+               has_name(o, "plot")) {
       o->check(validator([](std::string& v) { return check_output_folder(v); }, ""));
     } else if (app->get_name() == "match" && has_name(o, "json")) {
       // May name a file inside the --out folder, which the match makes: its folder must be makeable.

@@ -5,6 +5,7 @@
 
 namespace hane::tools {
 
+void add_analyze_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_dataset_command(CLI::App& app);
 void add_train_command(CLI::App& app);

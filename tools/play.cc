@@ -32,6 +32,7 @@ struct PlayOptions {
   std::string color = "black";
   int handicap = 0;
   std::string sgf_path;
+  bool explain_model = false;
 };
 
 std::string lower(std::string s) {
@@ -45,10 +46,11 @@ std::string trim(const std::string& s) {
   return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
 }
 
-// One line of why for `move`: the guesser's view, then the search's visits and win rate.
-std::string why(gtp::MoveGenerator& player, const Game& before, Color color, const SearchResult& r) {
+// One line of why for `move` in a player's words: the guesser's rank of it, then the search's
+// visits and win rate; with `model_words`, the guesser's own account first.
+std::string why(gtp::MoveGenerator& player, const Game& before, Color color, const SearchResult& r, bool model_words) {
   std::string line;
-  const std::string explained = player.explain(before, color, r.move);
+  const std::string explained = player.explain(before, color, r.move, model_words);
   if (!explained.empty()) line = explained + ", ";
   int64_t visits = 0;
   for (const MoveStats& m : r.children) {
@@ -130,7 +132,7 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
       }
       game.play(r.move, to_move);
       redraw();
-      std::cout << "hane plays " << to_gtp(r.move, o.size) << ": " << why(*player, before, to_move, r) << "\n";
+      std::cout << "hane plays " << to_gtp(r.move, o.size) << ": " << why(*player, before, to_move, r, o.explain_model) << "\n";
       continue;
     }
     redraw();
@@ -172,7 +174,7 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
       request.color = human;
       const SearchResult r = player->genmove(game, request);
       std::cout << "hint: " << (r.resign ? std::string("resign") : to_gtp(r.move, o.size)) << ": "
-                << why(*player, game, human, r) << "\n";
+                << why(*player, game, human, r, o.explain_model) << "\n";
       continue;
     }
     const auto v = from_gtp(text, o.size);
@@ -230,6 +232,8 @@ void add_play_command(CLI::App& app) {
       ->check(CLI::Range(0, 9))
       ->capture_default_str();
   cmd->add_option("--sgf", options->sgf_path, "Where to save the game (default hane-DATE-TIME.sgf here)");
+  cmd->add_flag("--explain-model", options->explain_model,
+                "After each engine move, also the guesser's own account of it (its pattern, features or the tree's questions)");
   add_engine_options(cmd, *flags);
   cmd->callback([options, flags] { run_play(*options, *flags); });
 }

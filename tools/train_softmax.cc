@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cluster/cluster.h"
+#include "eval/plot.h"
 #include "train/softmax_train.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
@@ -76,6 +77,12 @@ void train(SoftmaxFlags& f) {
                 e["epoch"] == t["best_epoch"] ? "  <- kept" : "");
   }
   std::printf("wrote %s\n", f.out.c_str());
+  std::vector<LearningPoint> curve;
+  for (const auto& e : t["epochs"]) {
+    curve.push_back({e["epoch"].get<double>(), e["validation_top1"].get<double>(), e["validation_log_likelihood"].get<double>()});
+  }
+  std::printf("%s\n", write_learning_curve(model_stem(f.out), "softmax " + f.features + ": validation after each epoch",
+                                            "epoch", curve).c_str());
   if (!f.json_path.empty()) {
     nlohmann::json report = t;
     report["model"] = f.out;

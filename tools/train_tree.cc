@@ -6,6 +6,7 @@
 #include <span>
 
 #include "cluster/cluster.h"
+#include "eval/plot.h"
 #include "train/tree_train.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
@@ -182,6 +183,15 @@ void train_tree(const TreeFlags& f) {
   std::printf("wrote %s", f.out.c_str());
   for (const std::string& s : snapshot_files) std::printf(", %s", s.c_str());
   std::printf("\n");
+  if (!val.rows.empty()) {
+    // The curve every 1,000 leaves (and the first and last measurements).
+    std::vector<LearningPoint> curve;
+    for (size_t i = 0; i < result.curve.size(); ++i) {
+      const TreeCurvePoint& c = result.curve[i];
+      if (i == 0 || i + 1 == result.curve.size() || c.leaves % 1000 == 0) curve.push_back({double(c.leaves), c.top1, c.log_likelihood});
+    }
+    std::printf("%s\n", write_learning_curve(model_stem(f.out), "decision tree: validation as it grows", "leaves", curve).c_str());
+  }
 
   if (!f.json_path.empty()) {
     nlohmann::json report = {

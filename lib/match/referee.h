@@ -26,6 +26,7 @@
 
 #include "absl/status/statusor.h"
 #include "go/game.h"
+#include "go/score.h"
 #include "match/engine.h"
 #include "match/result.h"
 
@@ -44,6 +45,9 @@ struct GameSettings {
   double komi = 7.5;
   std::string rules_name = "Chinese";  // SGF RU; area scoring, positional superko, no suicide
   int handicap = 0;
+  /// White's points for the handicap stones, added to komi when the board is scored (the
+  /// Chinese rules: one per stone; go/score.h).
+  HandicapCompensation handicap_compensation = HandicapCompensation::kPerStone;
   int max_moves = 0;  // 0: 3 * size * size
   TimeControl time;
   /// Wall-clock limit of one genmove without a time control, seconds.

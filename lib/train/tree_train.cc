@@ -518,6 +518,7 @@ TreeTrainResult Grower::run() {
       }
       if (stop[1]) break;
       next_check = std::max(num_leaves + 1, static_cast<int>(std::ceil(num_leaves * 1.05)));
+      next_check = std::min(next_check, (num_leaves / 1000 + 1) * 1000);  // and every 1,000 leaves
       for (int s : snapshots) {
         if (s > num_leaves) {
           next_check = std::min(next_check, s);

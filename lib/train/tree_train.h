@@ -24,6 +24,8 @@
 // max_leaves, or until no split gains, or (early_stop) until the validation log-likelihood has
 // not improved while the tree grew by a factor `patience`; the tree returned is then the one of
 // best validation log-likelihood (splits are kept in order, so any earlier tree is a prefix).
+// The validation sample is measured as the tree grows by 5% and at every 1,000 leaves (the
+// curve, TreeTrainResult::curve).
 // A histogram is computed for the smaller child only when the parent's is kept (leaves of at
 // least 32k candidates); both cores work at once: on large leaves each takes a share of the
 // candidates, on small ones each splits its own leaf. In that case the queue's top leaves are

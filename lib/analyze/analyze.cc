@@ -1,0 +1,254 @@
+#include "analyze/analyze.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "go/position.h"
+#include "go/score.h"
+#include "predict/load.h"
+#include "sgf/rules.h"
+
+namespace hane {
+namespace {
+
+const RecordRules& rules_of(const GameRecord& record) {
+  static const RecordRules fallback = default_record_rules();
+  return record.declared_rules ? *record.declared_rules : fallback;
+}
+
+Position position_of(const Game& game, Color color) {
+  Position p;
+  p.board = &game.board();
+  p.to_move = color;
+  const auto& moves = game.moves();
+  if (!moves.empty()) p.last_move = moves.back().vertex;
+  if (moves.size() >= 2) p.second_last_move = moves[moves.size() - 2].vertex;
+  p.move_number = static_cast<int>(moves.size()) + 1;
+  return p;
+}
+
+double black_winrate(const SearchResult& r, Color to_play) {
+  return to_play == Color::kBlack ? r.winrate : 1 - r.winrate;
+}
+
+// Every empty point reaching stones of one colour only (dead stones removed) goes to that
+// colour, and so do the dead stones of the other.
+void areas(const Board& board, const std::vector<Vertex>& dead, FinalAnalysis& f) {
+  Board cleaned = board;
+  for (const Vertex v : dead) cleaned.set_stone(v, Color::kEmpty);
+  const int n = board.geometry().num_vertices();
+  std::vector<int8_t> seen(static_cast<size_t>(n), 0);
+  std::vector<Vertex> region, stack;
+  for (int y = 0; y < board.size(); ++y) {
+    for (int x = 0; x < board.size(); ++x) {
+      const Vertex start = board.at(x, y);
+      if (cleaned.color(start) != Color::kEmpty || seen[static_cast<size_t>(start.index())]) continue;
+      region.clear();
+      stack.assign(1, start);
+      seen[static_cast<size_t>(start.index())] = 1;
+      bool black = false, white = false;
+      while (!stack.empty()) {
+        const Vertex v = stack.back();
+        stack.pop_back();
+        region.push_back(v);
+        for (const Vertex m : cleaned.neighbours(v)) {
+          const Color c = cleaned.color(m);
+          if (c == Color::kBlack) black = true;
+          if (c == Color::kWhite) white = true;
+          if (c == Color::kEmpty && !seen[static_cast<size_t>(m.index())]) {
+            seen[static_cast<size_t>(m.index())] = 1;
+            stack.push_back(m);
+          }
+        }
+      }
+      if (black == white) continue;  // dame (or an empty board)
+      std::vector<Vertex>& area = black ? f.black_area : f.white_area;
+      area.insert(area.end(), region.begin(), region.end());
+    }
+  }
+  auto board_order = [&](Vertex a, Vertex b) {
+    const Geometry& g = board.geometry();
+    return g.y(a) != g.y(b) ? g.y(a) < g.y(b) : g.x(a) < g.x(b);
+  };
+  std::sort(f.black_area.begin(), f.black_area.end(), board_order);
+  std::sort(f.white_area.begin(), f.white_area.end(), board_order);
+}
+
+}  // namespace
+
+Rules record_game_rules(const GameRecord& record) {
+  const RecordRules& r = rules_of(record);
+  Rules rules;
+  rules.allow_suicide = r.allow_suicide;
+  rules.superko = r.superko;
+  rules.komi = record.komi;
+  return rules;
+}
+
+absl::StatusOr<Game> replay_game(const GameRecord& record, const BeforeMove& before_move) {
+  Game game(record.board_size, record_game_rules(record));
+  for (const Vertex v : record.setup.empty_points) game.set_stone(v, Color::kEmpty);
+  for (const Vertex v : record.setup.black) game.set_stone(v, Color::kBlack);
+  for (const Vertex v : record.setup.white) game.set_stone(v, Color::kWhite);
+  game.set_to_move(record.to_play);
+  int number = 0;
+  for (const GameEvent& e : record.events) {
+    switch (e.type) {
+      case GameEvent::Type::kSetup:
+        game.set_stone(e.vertex, e.color);
+        break;
+      case GameEvent::Type::kToPlay:
+        game.set_to_move(e.color);
+        break;
+      case GameEvent::Type::kMove: {
+        ++number;
+        if (before_move) before_move(game, Move{e.color, e.vertex});
+        const Legality l = game.play(e.vertex, e.color);
+        if (l != Legality::kLegal) {
+          return absl::InvalidArgumentError("move " + std::to_string(number) + " (" +
+                                            (e.color == Color::kBlack ? "B " : "W ") +
+                                            to_gtp(e.vertex, record.board_size) + "): " +
+                                            std::string(legality_name(l)) + " (" + rules_of(record).name + " rules)");
+        }
+        break;
+      }
+    }
+  }
+  return game;
+}
+
+Analyzer::Analyzer(const AnalyzeOptions& options, std::unique_ptr<Search> search, std::unique_ptr<Guesser> guesser)
+    : options_(options), search_(std::move(search)), guesser_(std::move(guesser)) {}
+
+Analyzer::~Analyzer() = default;
+
+absl::StatusOr<std::unique_ptr<Analyzer>> Analyzer::create(const AnalyzeOptions& options) {
+  if (options.visits < 1) return absl::InvalidArgumentError("visits: at least 1");
+  if (!(options.mistake >= 0 && options.mistake <= 1)) return absl::InvalidArgumentError("mistake: 0..1");
+  if (options.end_playouts < 1) return absl::InvalidArgumentError("end playouts: at least 1");
+  SearchOptions s = options.search;
+  s.reuse_tree = true;
+  auto search = Search::create(s);
+  if (!search.ok()) return search.status();
+  std::unique_ptr<Guesser> guesser;
+  if (!options.guesser.empty() && options.guesser != "none") {
+    auto g = load_guesser(options.guesser);
+    if (!g.ok()) return g.status();
+    guesser = std::move(*g);
+  }
+  return std::unique_ptr<Analyzer>(new Analyzer(options, std::move(*search), std::move(guesser)));
+}
+
+SearchResult Analyzer::search_to_budget(const Game& game, Color to_play, int64_t reused_estimate) {
+  // The search's budget counts new simulations; the root keeps those of the reused subtree.
+  // Ask for what the estimate leaves, then top up (at most twice more) to the root budget.
+  SearchLimits limits;
+  limits.playouts = std::max<int64_t>(1, options_.visits - reused_estimate);
+  SearchResult r = search_->search(game, to_play, limits);
+  for (int round = 0; round < 2 && r.root_visits < options_.visits; ++round) {
+    limits.playouts = options_.visits - r.root_visits;
+    r = search_->search(game, to_play, limits);
+  }
+  return r;
+}
+
+absl::StatusOr<GameAnalysis> Analyzer::analyze(const GameRecord& record, const OnPosition& on_position,
+                                               const ShouldStop& stop) {
+  GameAnalysis out;
+  out.rules = rules_of(record).name;
+  search_->clear();
+  bool stopped = false;
+  int done = 0;
+  int64_t reused = 0;          // visits of the played move's subtree in the last search
+  std::vector<Vertex> legal;   // scratch for the guesser
+  std::vector<float> scores;
+  auto searched = [&](const SearchResult& r, Vertex next_move) {
+    reused = 0;
+    for (const MoveStats& m : r.children) {
+      if (m.move == next_move) reused = m.visits;
+    }
+    ++done;
+    if (on_position) on_position(done);
+  };
+  auto status = replay_game(record, [&](const Game& game, const Move& move) {
+    if (stopped || (stop && stop())) {
+      stopped = true;
+      return;
+    }
+    MoveAnalysis a;
+    a.number = static_cast<int>(out.moves.size()) + 1;
+    a.color = move.color;
+    a.played = move.vertex;
+    const SearchResult r = search_to_budget(game, move.color, reused);
+    const double before = black_winrate(r, move.color);
+    if (out.moves.empty()) {
+      out.black_start = before;
+    } else {
+      out.moves.back().black_after = before;
+    }
+    a.black_before = before;
+    a.visits = r.root_visits;
+    if (!r.children.empty()) {
+      a.best = r.children.front().move;
+      a.best_winrate = r.children.front().winrate;
+      a.pv = r.children.front().pv;
+    } else {
+      a.best = r.move;
+      a.best_winrate = r.winrate;
+    }
+    if (guesser_ && move.vertex.is_point()) {
+      const Board& board = game.board();
+      legal.resize(board.empty_points().size());
+      legal.resize(static_cast<size_t>(legal_moves(board, move.color, legal)));
+      const auto it = std::find(legal.begin(), legal.end(), move.vertex);
+      if (it != legal.end()) {
+        scores.resize(legal.size());
+        guesser_->score(position_of(game, move.color), legal, scores);
+        const float mine = scores[static_cast<size_t>(it - legal.begin())];
+        a.guesser_rank = 1 + static_cast<int>(std::count_if(scores.begin(), scores.end(), [&](float s) { return s > mine; }));
+        if (guesser_->gives_probabilities()) {
+          a.guesser_probability = mine;
+        } else {
+          const float top = *std::max_element(scores.begin(), scores.end());
+          double sum = 0;
+          for (const float s : scores) sum += std::exp(s - top);
+          a.guesser_probability = std::exp(mine - top) / sum;
+        }
+      }
+    }
+    out.moves.push_back(std::move(a));
+    searched(r, move.vertex);
+  });
+  if (!status.ok()) return status.status();
+  if (stopped || (stop && stop())) return absl::CancelledError("stopped");
+  const Game& game = *status;
+  const Color to_play = game.to_move();
+  const SearchResult r = search_to_budget(game, to_play, reused);
+  const double final_winrate = black_winrate(r, to_play);
+  if (out.moves.empty()) {
+    out.black_start = final_winrate;
+  } else {
+    out.moves.back().black_after = final_winrate;
+  }
+  searched(r, Vertex::none());
+  for (MoveAnalysis& a : out.moves) {
+    a.drop = a.color == Color::kBlack ? a.black_before - a.black_after : a.black_after - a.black_before;
+    a.mistake = a.drop > options_.mistake;
+  }
+
+  FinalAnalysis& f = out.final_position;
+  f.estimate = search_->estimate_end(game, options_.end_playouts);
+  const Board& board = game.board();
+  for (int y = 0; y < board.size(); ++y) {
+    for (int x = 0; x < board.size(); ++x) {
+      const Vertex v = board.at(x, y);
+      if (f.estimate.status[static_cast<size_t>(v.index())] == PointStatus::kDead) f.dead.push_back(v);
+    }
+  }
+  areas(board, f.dead, f);
+  f.territory_counting = out.rules == "Japanese" || out.rules == "Korean";
+  f.score = f.territory_counting ? f.estimate.territory_margin : f.estimate.area_margin;
+  return out;
+}
+
+}  // namespace hane
