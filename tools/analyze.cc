@@ -4,6 +4,7 @@
 // a finished game is never analysed again by a rerun with the same settings.
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -238,15 +239,15 @@ void run_analyze(AnalyzeFlags& f) {
         std::istringstream lines(part);
         for (std::string line; std::getline(lines, line);) {
           const nlohmann::json files = nlohmann::json::parse(line);
-          const std::string stem = files["stem"];
+          const std::string stem = files["stem"].get<std::string>();
           if (files.contains("error")) {
             std::fprintf(stderr, "hane: %s: skipped\n", files["error"].get<std::string>().c_str());
             ++failed;
             continue;
           }
           const std::string base = f.out + "/" + stem;
-          write_file(base + ".sgf", files["sgf"]);
-          write_file(base + "-ownership.svg", files["svg"]);
+          write_file(base + ".sgf", files["sgf"].get<std::string>());
+          write_file(base + "-ownership.svg", files["svg"].get<std::string>());
           if (!f.no_plots) {
             const std::string problem = write_winrate_plot(files["json"], f.out, stem);
             if (!problem.empty() && plot_problem.empty()) plot_problem = problem;

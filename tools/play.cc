@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "go/area.h"
 #include "go/game.h"
 #include "go/vertex.h"
 #include "gtp/board_text.h"
@@ -208,9 +209,23 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
   }
   record.result = result == "Void" ? "" : result == "0" ? "0" : result;
   for (const Move& m : game.moves()) record.events.push_back(GameEvent::move(m.color, m.vertex));
+  // A counted game keeps what its result is based on: each side's area, the dead stones in it
+  // (TB / TW in the last node, as SGF viewers show territory).
+  SgfAnnotations notes;
+  if (counted) {
+    const AreaPoints area = area_points(game.board(), dead);
+    SgfProperties props;
+    for (const auto& [id, points] : {std::pair{"TB", &area.black}, {"TW", &area.white}}) {
+      std::vector<std::string> values;
+      for (const Vertex v : *points) values.push_back(to_sgf(v, o.size));
+      props.emplace_back(id, std::move(values));
+    }
+    if (game.moves().empty()) notes.root = props;
+    else notes.moves.resize(game.moves().size()), notes.moves.back() = props;
+  }
   const std::string path = o.sgf_path.empty() ? default_sgf_path() : o.sgf_path;
   std::ofstream out(path, std::ios::binary);
-  out << write_sgf(record);
+  out << write_sgf(record, notes);
   out.close();
   if (!out) throw std::runtime_error("cannot write " + path);
   std::cout << "Saved the game to " << path << "\n";

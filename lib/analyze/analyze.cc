@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "go/area.h"
 #include "go/position.h"
-#include "go/score.h"
 #include "predict/load.h"
 #include "sgf/rules.h"
 
@@ -31,49 +31,6 @@ double black_winrate(const SearchResult& r, Color to_play) {
   return to_play == Color::kBlack ? r.winrate : 1 - r.winrate;
 }
 
-// Every empty point reaching stones of one colour only (dead stones removed) goes to that
-// colour, and so do the dead stones of the other.
-void areas(const Board& board, const std::vector<Vertex>& dead, FinalAnalysis& f) {
-  Board cleaned = board;
-  for (const Vertex v : dead) cleaned.set_stone(v, Color::kEmpty);
-  const int n = board.geometry().num_vertices();
-  std::vector<int8_t> seen(static_cast<size_t>(n), 0);
-  std::vector<Vertex> region, stack;
-  for (int y = 0; y < board.size(); ++y) {
-    for (int x = 0; x < board.size(); ++x) {
-      const Vertex start = board.at(x, y);
-      if (cleaned.color(start) != Color::kEmpty || seen[static_cast<size_t>(start.index())]) continue;
-      region.clear();
-      stack.assign(1, start);
-      seen[static_cast<size_t>(start.index())] = 1;
-      bool black = false, white = false;
-      while (!stack.empty()) {
-        const Vertex v = stack.back();
-        stack.pop_back();
-        region.push_back(v);
-        for (const Vertex m : cleaned.neighbours(v)) {
-          const Color c = cleaned.color(m);
-          if (c == Color::kBlack) black = true;
-          if (c == Color::kWhite) white = true;
-          if (c == Color::kEmpty && !seen[static_cast<size_t>(m.index())]) {
-            seen[static_cast<size_t>(m.index())] = 1;
-            stack.push_back(m);
-          }
-        }
-      }
-      if (black == white) continue;  // dame (or an empty board)
-      std::vector<Vertex>& area = black ? f.black_area : f.white_area;
-      area.insert(area.end(), region.begin(), region.end());
-    }
-  }
-  auto board_order = [&](Vertex a, Vertex b) {
-    const Geometry& g = board.geometry();
-    return g.y(a) != g.y(b) ? g.y(a) < g.y(b) : g.x(a) < g.x(b);
-  };
-  std::sort(f.black_area.begin(), f.black_area.end(), board_order);
-  std::sort(f.white_area.begin(), f.white_area.end(), board_order);
-}
-
 }  // namespace
 
 Rules record_game_rules(const GameRecord& record) {
@@ -81,7 +38,12 @@ Rules record_game_rules(const GameRecord& record) {
   Rules rules;
   rules.allow_suicide = r.allow_suicide;
   rules.superko = r.superko;
-  rules.komi = record.komi;
+  // Area counting with handicap: White's points for Black's handicap stones (go/score.h).
+  const HandicapCompensation compensation = r.name == "Chinese" ? HandicapCompensation::kPerStone
+                                            : r.name == "AGA"   ? HandicapCompensation::kPerStoneButOne
+                                                                : HandicapCompensation::kNone;
+  const int stones = record.handicap >= 2 && record.setup.white.empty() ? static_cast<int>(record.setup.black.size()) : 0;
+  rules.komi = record.komi + handicap_compensation(compensation, stones);
   return rules;
 }
 
@@ -245,7 +207,9 @@ absl::StatusOr<GameAnalysis> Analyzer::analyze(const GameRecord& record, const O
       if (f.estimate.status[static_cast<size_t>(v.index())] == PointStatus::kDead) f.dead.push_back(v);
     }
   }
-  areas(board, f.dead, f);
+  AreaPoints area = area_points(board, f.dead);
+  f.black_area = std::move(area.black);
+  f.white_area = std::move(area.white);
   f.territory_counting = out.rules == "Japanese" || out.rules == "Korean";
   f.score = f.territory_counting ? f.estimate.territory_margin : f.estimate.area_margin;
   return out;

@@ -90,7 +90,9 @@ using BeforeMove = std::function<void(const Game& game, const Move& move)>;
 /// illegal move, "move 57 (W D4): superko".
 absl::StatusOr<Game> replay_game(const GameRecord& record, const BeforeMove& before_move = {});
 
-/// The rules a record is replayed and searched with (its RU, else the default; komi KM).
+/// The rules a record is replayed and searched with: its RU, else the default (sgf/rules.h);
+/// komi KM, plus White's points for the handicap stones (HA >= 2, the root's AB) under the
+/// Chinese rules (one per stone) and AGA's (one fewer), as their area counting gives them.
 Rules record_game_rules(const GameRecord& record);
 
 class Analyzer {

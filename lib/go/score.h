@@ -16,27 +16,6 @@ struct Score {
   double margin(double komi) const { return black - white - komi; }
 };
 
-/// What White receives for Black's handicap stones under area scoring, besides komi. Counting
-/// the area, Black's handicap stones would each be worth a point, so the Chinese rules (2002)
-/// give White one point per handicap stone and the AGA rules (2004) one fewer (N - 1: the first
-/// stone stands for White's komi-free first move). Territory scoring needs none (stones are not
-/// counted), nor do Tromp-Taylor and New Zealand, which have no handicap compensation.
-enum class HandicapCompensation : uint8_t {
-  kNone,
-  kPerStone,         // Chinese: N
-  kPerStoneButOne,   // AGA: N - 1
-};
-
-/// Points White gets for `handicap` stones (0 for fewer than two stones: no handicap).
-inline int handicap_compensation(HandicapCompensation rule, int handicap) {
-  if (handicap < 2) return 0;
-  switch (rule) {
-    case HandicapCompensation::kPerStone: return handicap;
-    case HandicapCompensation::kPerStoneButOne: return handicap - 1;
-    default: return 0;
-  }
-}
-
 /// Area scoring as in the Tromp-Taylor rules: a player's stones plus the empty points that
 /// reach only that player's stones. All stones on the board count as alive.
 Score area_score(const Board& board);
