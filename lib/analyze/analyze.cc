@@ -27,8 +27,18 @@ Position position_of(const Game& game, Color color) {
   return p;
 }
 
+// The root's value for Black: the mean result of every simulation through the root's moves
+// (their win rates weighted by visits), as KataGo reports a root. The best move's win rate
+// alone is the largest of noisy estimates, biased towards the player to move at small budgets.
 double black_winrate(const SearchResult& r, Color to_play) {
-  return to_play == Color::kBlack ? r.winrate : 1 - r.winrate;
+  double wins = 0;
+  int64_t visits = 0;
+  for (const MoveStats& m : r.children) {
+    wins += m.winrate * static_cast<double>(m.visits);
+    visits += m.visits;
+  }
+  const double w = visits > 0 ? wins / static_cast<double>(visits) : r.winrate;
+  return to_play == Color::kBlack ? w : 1 - w;
 }
 
 }  // namespace
@@ -154,6 +164,13 @@ absl::StatusOr<GameAnalysis> Analyzer::analyze(const GameRecord& record, const O
       a.best = r.children.front().move;
       a.best_winrate = r.children.front().winrate;
       a.pv = r.children.front().pv;
+      // The variation ends where the game would: at the second pass in a row.
+      for (size_t k = 1; k < a.pv.size(); ++k) {
+        if (a.pv[k].is_pass() && a.pv[k - 1].is_pass()) {
+          a.pv.resize(k + 1);
+          break;
+        }
+      }
     } else {
       a.best = r.move;
       a.best_winrate = r.winrate;

@@ -4,8 +4,10 @@
 // than a threshold; then the final position's ownership, dead stones and estimated score.
 //
 // Win rates come from the tree search (search/search.h): the position before move i is searched
-// with the mover to play, and the value of the most visited root move is taken as the
-// position's win rate for the player to move (as Leela Zero and KataGo report a root's value).
+// with the mover to play, and the root's value (the mean result of its simulations: the root
+// moves' win rates weighted by their visits, as KataGo reports a root) is the position's win
+// rate for the player to move. The best move's own win rate would be the largest of noisy
+// estimates, biased towards the player to move at small budgets.
 // The win rate after move i is the one before move i+1; after the last move the final position
 // is searched too, so a game of N moves costs N + 1 searches. The tree is reused from one
 // position to the next, and each search is topped up until the root has `visits` visits, reused
@@ -53,7 +55,7 @@ struct MoveAnalysis {
   bool mistake = false;       // drop > AnalyzeOptions::mistake
   Vertex best = Vertex::pass();  // the engine's most visited move before the move
   double best_winrate = 0.5;     // its win rate for the mover
-  std::vector<Vertex> pv;        // principal variation from `best`
+  std::vector<Vertex> pv;        // principal variation from `best`, up to two passes in a row
   int64_t visits = 0;            // root visits of the search before the move
   /// Rank of the played move among the legal moves by the guesser's score (1 = its first
   /// choice; ties share the better rank) and its probability; nullopt for a pass or without

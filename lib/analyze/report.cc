@@ -40,8 +40,7 @@ std::string points_text(const std::vector<Vertex>& points, int size) {
 std::string mistake_comment(const MoveAnalysis& a, int size) {
   std::string c = "Mistake by " + std::string(colour_name(a.color)) + ": " + colour_name(a.color) + "'s win rate " +
                   percent(a.color == Color::kBlack ? a.black_before : 1 - a.black_before) + " -> " +
-                  percent(a.color == Color::kBlack ? a.black_after : 1 - a.black_after) + " (-" +
-                  fixed(100 * a.drop, 0) + " points).";
+                  percent(a.color == Color::kBlack ? a.black_after : 1 - a.black_after) + ".";
   if (a.best != a.played) {
     c += " The engine preferred " + to_gtp(a.best, size) + " (" + percent(a.best_winrate) + ")";
     if (a.pv.size() > 1) c += ": " + points_text(a.pv, size);
