@@ -158,15 +158,15 @@ TEST(Analyze, RecordsThatDoNotReplayAreErrorsNamingTheMove) {
 
 // --- the command ------------------------------------------------------------------------------
 
-struct Run {
+struct Outcome {
   int code = -1;
   std::string out, err;
 };
 
-Run hane(const std::string& args, const fs::path& dir) {
+Outcome hane(const std::string& args, const fs::path& dir) {
   const std::string err_file = (dir / "stderr.txt").string();
   const std::string command = std::string(HANE_BINARY) + " " + args + " </dev/null 2>" + err_file;
-  Run r;
+  Outcome r;
   FILE* pipe = ::popen(command.c_str(), "r");
   char buffer[4096];
   for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.out.append(buffer, n);
@@ -185,7 +185,7 @@ TEST(AnalyzeCommand, WritesEveryFileNamesBrokenRecordsAndResumes) {
   std::ofstream(dir / "games" / "broken.sgf") << "(;GM[1]SZ[9];B[aa];W[aa])";
   const std::string args = "analyze " + (dir / "games").string() + " --visits 50 --end-playouts 50 --policy rules " +
                            "--prior none --guesser uniform --no-plots --out " + (dir / "out").string();
-  const Run r = hane(args, dir);
+  const Outcome r = hane(args, dir);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("illegal move"));   // the broken record, named and skipped
   EXPECT_THAT(r.err, HasSubstr("broken.sgf"));
@@ -198,7 +198,7 @@ TEST(AnalyzeCommand, WritesEveryFileNamesBrokenRecordsAndResumes) {
   EXPECT_EQ(summary["games_analysed"], 1);
   EXPECT_TRUE(summary["players"].contains("Blunderer"));
   // A rerun with the same settings finds the game done.
-  const Run again = hane(args, dir);
+  const Outcome again = hane(args, dir);
   EXPECT_EQ(again.code, 0) << again.err;
   EXPECT_THAT(again.err, HasSubstr("1 of 1 games already analysed"));
   fs::remove_all(dir);
@@ -222,7 +222,7 @@ TEST(AnalyzeCommand, ReadmeTableEqualsHelp) {
     if (std::regex_search(cell, m, option)) documented.insert(m[1]);
   }
   const fs::path dir = fs::temp_directory_path();
-  const Run help = hane("analyze --help", dir);
+  const Outcome help = hane("analyze --help", dir);
   ASSERT_EQ(help.code, 0);
   std::set<std::string> corpus = {"--size", "--min-rank", "--handicap", "--min-moves", "--exclude-bots", "--bots",
                                   "--split", "--strict", "--no-dedup", "--threads", "--max-games", "--quiet", "--help"};

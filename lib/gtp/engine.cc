@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "go/area.h"
 #include "gtp/board_text.h"
 #include "sgf/record.h"
 
@@ -34,6 +35,24 @@ const RuleSet kRuleSets[] = {
     {"new_zealand", Superko::kSituational, true, Scoring::kArea},
     {"tromp-taylor", Superko::kPositional, true, Scoring::kArea},
 };
+
+// White's points for Black's handicap stones under the rule set's area counting (go/area.h:
+// Chinese one per stone, AGA one fewer), added to komi in the game the search plays and scores.
+// The handicap is the setup when it is all Black's (fixed_handicap, place_free_handicap,
+// set_free_handicap, or a loaded record's AB).
+template <typename Events>
+double handicap_points(const RuleSet& rules, const Events& events) {
+  int stones = 0;
+  for (const auto& e : events) {
+    if (!e.setup) continue;
+    if (e.color != Color::kBlack) return 0;
+    ++stones;
+  }
+  const HandicapCompensation rule = rules.name == "chinese" ? HandicapCompensation::kPerStone
+                                    : rules.name == "aga"   ? HandicapCompensation::kPerStoneButOne
+                                                            : HandicapCompensation::kNone;
+  return handicap_compensation(rule, stones);
+}
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -144,14 +163,15 @@ void Engine::new_game(int size) {
 }
 
 void Engine::rebuild() {
-  Game game(game_.size(), Rules{rules_.allow_suicide, rules_.superko, komi_});
+  const double komi = komi_ + handicap_points(rules_, events_);
+  Game game(game_.size(), Rules{rules_.allow_suicide, rules_.superko, komi});
   for (const Event& e : events_) {
     if (e.setup) {
       game.set_stone(e.vertex, e.color);
     } else if (game.play(e.vertex, e.color) != Legality::kLegal) {
       // Legal under the old rules only (a superko repetition): keep the board as played.
       log("gtp: move " + to_gtp(e.vertex, game.size()) + " is illegal under the new rules; kept");
-      Game loose(game.size(), Rules{rules_.allow_suicide, Superko::kNone, komi_});
+      Game loose(game.size(), Rules{rules_.allow_suicide, Superko::kNone, komi});
       for (const Event& f : events_) {
         if (f.setup) loose.set_stone(f.vertex, f.color);
         else loose.play(f.vertex, f.color);
@@ -225,17 +245,17 @@ std::string Engine::genmove(Call& call, bool cleanup, bool commit) {
 
 // ---- Analysis --------------------------------------------------------------------------------
 
-Engine::AnalyzeOptions Engine::parse_analyze_args(Args& args, bool genmove) const {
+Engine::AnalyzeOptions Engine::parse_analyze_args(Args& args, bool /*genmove*/) const {
   AnalyzeOptions o;
   o.color = game_.to_move();
-  // Optional colour (required by *-genmove_analyze), optional interval in centiseconds, then
-  // key-value pairs, as Leela Zero and KataGo read them.
+  // Optional colour (the side to move without one, for *-genmove_analyze too), optional
+  // interval in centiseconds, then key-value pairs, as Leela Zero and KataGo read them.
   const auto next_is_color = [&] {
     if (args.empty()) return false;
     Args peek = args;
     return parse_color(peek.word()) != Color::kEmpty;
   };
-  if (genmove || next_is_color()) o.color = args.color();
+  if (next_is_color()) o.color = args.color();
   const auto next_is_number = [&] {
     if (args.empty()) return false;
     Args peek = args;
@@ -418,6 +438,7 @@ void Engine::register_commands() {
       c.text += (c.text.empty() ? "" : " ") + to_gtp(v, game_.size());
     }
     game_.set_to_move(Color::kWhite);
+    rebuild();  // komi with the handicap's points
   });
   add("place_free_handicap", [this](Call& c) {
     const int points = game_.size() * game_.size();
@@ -444,6 +465,7 @@ void Engine::register_commands() {
     }
     for (const Vertex v : stones) c.text += (c.text.empty() ? "" : " ") + to_gtp(v, game_.size());
     game_.set_to_move(Color::kWhite);
+    rebuild();
   });
   add("set_free_handicap", [this](Call& c) {
     std::vector<Vertex> stones;
@@ -460,6 +482,7 @@ void Engine::register_commands() {
     if (game_.board().num_stones() > 0 || !game_.moves().empty()) throw GtpError("board not empty");
     for (const Vertex v : stones) place_setup(Color::kBlack, v);
     game_.set_to_move(Color::kWhite);
+    rebuild();
   });
   add("final_score", [this](Call& c) {
     c.args.done();
@@ -566,6 +589,7 @@ void Engine::register_commands() {
         game_.set_to_move(e.color);
       }
     }
+    rebuild();  // komi with a handicap's points
     clocks_[1].set(time_);
   clocks_[2].set(time_);
     player_->new_game();
@@ -715,7 +739,12 @@ int Engine::run(std::istream& in, std::ostream& out) {
         input->waiting = true;
         continue;
       }
-      if (blank) continue;
+      if (blank) {
+        // An empty line ends a running lz-analyze / kata-analyze, as in Leela Zero and KataGo
+        // (GUIs send one to stop the stream); it is no command.
+        if (hash == std::string::npos) input->waiting = true;
+        continue;
+      }
       std::lock_guard lock(input->mu);
       input->lines.push_back(raw);
       input->waiting = true;
