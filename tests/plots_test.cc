@@ -83,7 +83,7 @@ TEST_F(PlotsTest, EvalPlotsTopKCurvesAndPhases) {
 }
 
 TEST_F(PlotsTest, TrainersWriteTheirLearningCurves) {
-  const std::string games = (dir_ / "games").string() + " --size 9 --split all --quiet";
+  const std::string games = (dir_ / "games").string() + " --size 9 --quiet";
   // The softmax: one row per epoch run.
   ASSERT_EQ(hane("train softmax " + games + " --epochs 2 --patience 5 --min-count 1 --out " + (dir_ / "s.model").string()), 0)
       << output();

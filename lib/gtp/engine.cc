@@ -106,13 +106,20 @@ void Engine::rebuild() {
   for (const Event& e : events_) {
     if (e.setup) {
       game.set_stone(e.vertex, e.color);
-    } else if (game.play(e.vertex, e.color) != Legality::kLegal) {
+      continue;
+    }
+    game.set_to_move(e.color);  // so that undo gives the move back to its player (after PL, setup)
+    if (game.play(e.vertex, e.color) != Legality::kLegal) {
       // Legal under the old rules only (a superko repetition): keep the board as played.
       log("gtp: move " + to_gtp(e.vertex, game.size()) + " is illegal under the new rules; kept");
       Game loose(game.size(), Rules{rules_.allow_suicide, Superko::kNone, komi});
       for (const Event& f : events_) {
-        if (f.setup) loose.set_stone(f.vertex, f.color);
-        else loose.play(f.vertex, f.color);
+        if (f.setup) {
+          loose.set_stone(f.vertex, f.color);
+        } else {
+          loose.set_to_move(f.color);
+          loose.play(f.vertex, f.color);
+        }
       }
       game = loose;
       break;
