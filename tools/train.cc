@@ -10,6 +10,7 @@ void add_train_command(CLI::App& app) {
   add_train_diamond_command(train);
   add_train_softmax_command(train);
   add_train_tree_command(train);
+  add_train_boost_command(train);
 }
 
 }  // namespace hane::tools
