@@ -15,6 +15,7 @@ void add_train_tree_command(CLI::App* train);
 void add_eval_command(CLI::App& app);
 void add_model_command(CLI::App& app);
 void add_match_command(CLI::App& app);
+void add_tune_command(CLI::App& app);
 void add_gtp_command(CLI::App& app);
 void add_play_command(CLI::App& app);
 
