@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "util/hash.h"
@@ -47,6 +48,17 @@ void Spsa::update(const SpsaStep& s, double result, int64_t pairs) {
     theta_[i] = std::clamp(theta_[i] + s.r[i] * s.c[i] * result * s.flip[i], params_[i].min, params_[i].max);
   }
   done_ += pairs;
+}
+
+std::string engine_value(double value, bool integer) {
+  char buf[64];
+  if (integer) {
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(std::llround(value)));
+  } else {
+    std::snprintf(buf, sizeof buf, "%.6g", value);
+  }
+  const std::string s = buf;
+  return s == "-0" ? "0" : s;
 }
 
 std::vector<int> spsa_flips(uint64_t seed, int64_t batch, size_t n) {

@@ -76,6 +76,10 @@ class Spsa {
   std::vector<double> c_, a_, theta_;
 };
 
+/// A parameter value as an engine gets it: a whole number when `integer`, else up to 6
+/// significant digits ("%.6g").
+std::string engine_value(double value, bool integer);
+
 /// The flips of batch `batch` of a run with `seed`: n values +-1, a pure function of the three
 /// (splitmix64), so a resumed run draws the same ones.
 std::vector<int> spsa_flips(uint64_t seed, int64_t batch, size_t n);

@@ -185,12 +185,6 @@ std::string elo_meaning(bool against) {
 
 }  // namespace
 
-std::string engine_value(double value, bool integer) {
-  if (integer) return absl::StrFormat("%d", static_cast<int64_t>(std::llround(value)));
-  std::string s = absl::StrFormat("%.6g", value);
-  return s == "-0" ? "0" : s;
-}
-
 absl::StatusOr<TuneOutcome> run_tune(const TuneOptions& o, const std::atomic<bool>* interrupt) {
   if (o.params.empty()) return absl::InvalidArgumentError("no parameter to tune");
   if (o.integer.size() != o.params.size()) return absl::InvalidArgumentError("integer flags do not match the parameters");

@@ -45,8 +45,8 @@ struct TuneOptions {
   std::vector<SpsaParam> params;
   /// Per parameter: the engines get values rounded to whole numbers.
   std::vector<bool> integer;
-  /// The engine named `name` playing with `values` (one text per parameter, as engine_value
-  /// writes them).
+  /// The engine named `name` playing with `values` (one text per parameter, as spsa.h's
+  /// engine_value writes them).
   std::function<absl::StatusOr<EngineSpec>(const std::string& name, const std::vector<std::string>& values)> engine;
   std::string name = "tuned";        // the tuned engine's name: NAME+ and NAME- in games
   std::optional<EngineSpec> against;
@@ -71,10 +71,6 @@ struct TuneOutcome {
   std::vector<double> theta;
   std::vector<std::string> values;     // theta as the engines would get it
 };
-
-/// A parameter value as an engine gets it: a whole number when `integer`, else up to 6
-/// significant digits.
-std::string engine_value(double value, bool integer);
 
 /// Runs (or resumes) the tuning. Errors: InvalidArgument for bad options or an out_dir holding
 /// another run; FailedPrecondition naming the engine when one does not start (checked before
