@@ -16,7 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "cluster/cluster.h"
-#include "gtp/client.h"
+#include "engine_process/gtp_client.h"
 #include "match/match.h"
 #include "match/tune.h"
 #include "tools/cli.h"

@@ -1,6 +1,6 @@
 #include "tools/tune_keys.h"
 
-#include "gtp/client.h"
+#include "engine_process/gtp_client.h"
 #include "playout/registry.h"
 #include "tools/cli.h"
 #include "tools/engine_options.h"
