@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "gtp/client.h"
+#include "engine_process/gtp_client.h"
 
 namespace hane {
 

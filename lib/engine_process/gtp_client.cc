@@ -1,4 +1,4 @@
-#include "gtp/client.h"
+#include "engine_process/gtp_client.h"
 
 #include <fcntl.h>
 #include <poll.h>
