@@ -31,7 +31,9 @@ void GammaPolicy::reset(const Board& board, Color to_move, Vertex last, Vertex s
   for (int c = 0; c < 2; ++c) {
     tree_[c].reset(n * n);
     pending_[c].clear();
+    weak_[c].clear();
     context_[c].clear();
+    centre_[c] = centre2_[c] = Vertex::none();
     full_[c] = true;
     synced_[c] = false;
   }
@@ -56,15 +58,42 @@ void GammaPolicy::mark_atari_neighbours(Vertex chain) {
 
 void GammaPolicy::rate(int p, Color c, const Position& position) {
   ++rerated_;
-  const int s = slot_of_[p];
+  const int k = ci(c);
   const Vertex v(p);
+  code_[k][p] = static_cast<uint32_t>(tracker_.code(v, PatternShape::k3x3));
   if (!board_.is_empty(v) || board_.legal(v, c) != Legality::kLegal || board_.is_eye(v, c)) {
-    tree_[ci(c)].set(s, 0.0);
+    base_[k][p] = 0;
     return;
   }
-  const GammaFeatures f = gamma_features(position, v, static_cast<uint32_t>(tracker_.code(v, PatternShape::k3x3, c)));
-  features_[ci(c)][p] = f;
-  tree_[ci(c)].set(s, model_->strength(f));
+  GammaFeatures f = gamma_features(position, v, static_cast<uint32_t>(tracker_.code(v, PatternShape::k3x3, c)));
+  f.flag[kGammaDistance] = f.flag[kGammaDistance2] = 0;
+  features_[k][p] = f;
+  base_[k][p] = model_->strength(f);
+}
+
+namespace {
+int distance_value(const Geometry& g, Vertex v, Vertex move) {
+  if (!move.is_point()) return 0;
+  const int d = move_distance(g, v, move);
+  return d >= 2 && d <= 4 ? d - 1 : 0;
+}
+}  // namespace
+
+void GammaPolicy::place(int p, Color c) {
+  const int k = ci(c);
+  const double base = base_[k][p];
+  if (base == 0) {
+    tree_[k].set(slot_of_[p], 0.0);
+    return;
+  }
+  GammaFeatures& f = features_[k][p];
+  const Vertex v(p);
+  f.flag[kGammaDistance] = static_cast<uint8_t>(distance_value(board_.geometry(), v, last_));
+  f.flag[kGammaDistance2] = static_cast<uint8_t>(distance_value(board_.geometry(), v, second_last_));
+  double s = base;
+  if (f.flag[kGammaDistance]) s *= model_->gammas[model_->flag_index(kGammaDistance, f.flag[kGammaDistance])];
+  if (f.flag[kGammaDistance2]) s *= model_->gammas[model_->flag_index(kGammaDistance2, f.flag[kGammaDistance2])];
+  tree_[k].set(slot_of_[p], s);
 }
 
 void GammaPolicy::sync(Color c) {
@@ -72,25 +101,48 @@ void GammaPolicy::sync(Color c) {
   if (synced_[k]) return;
   synced_[k] = true;
   const Position position{&board_, c, last_, second_last_};
+  const int stride = board_.stride();
   if (full_[k]) {
-    for (int16_t p : vertex_of_) rate(p, c, position);
+    for (int16_t p : vertex_of_) rate(p, c, position), place(p, c);
     full_[k] = false;
   } else {
+    auto strong = [&](int16_t p) {
+      if (mark_[k][p] != epoch_[k]) mark_[k][p] = epoch_[k], pending_[k].push_back(p);
+    };
+    for (int16_t p : context_[k]) strong(p);
     scratch_.clear();
-    gamma_context(position, scratch_);
-    for (int16_t p : context_[k]) {
-      if (mark_[k][p] != epoch_[k]) mark_[k][p] = epoch_[k], pending_[k].push_back(p);
+    gamma_response_points(position, scratch_);
+    for (int16_t p : scratch_) strong(p);
+    // Dirty points whose 3x3 code is as rated, that were candidates and cannot be nakade vital
+    // points keep their base.
+    for (int16_t p : weak_[k]) {
+      if (mark_[k][p] == epoch_[k]) continue;
+      const Vertex v(p);
+      if (base_[k][p] != 0 && board_.is_empty(v) && code_[k][p] == static_cast<uint32_t>(tracker_.code(v, PatternShape::k3x3)) &&
+          features_[k][p].flag[kGammaNakade] == 0 && !nakade_possible(tracker_.black_code(v))) {
+        continue;
+      }
+      strong(p);
     }
-    for (int16_t p : scratch_) {
-      if (mark_[k][p] != epoch_[k]) mark_[k][p] = epoch_[k], pending_[k].push_back(p);
+    for (int16_t p : pending_[k]) rate(p, c, position), place(p, c);
+    // The distance part of the diamonds of the old and new last two moves.
+    for (Vertex centre : {centre_[k], centre2_[k], last_, second_last_}) {
+      if (!centre.is_point()) continue;
+      for (const PatternOffset& o : kPatternOffsets) {
+        const int p = centre.index() + o.dy * stride + o.dx;
+        if (slot_of_[p] >= 0) place(p, c);
+      }
     }
-    for (int16_t p : pending_[k]) rate(p, c, position);
   }
   context_[k].clear();
-  gamma_context(position, context_[k]);
+  gamma_response_points(position, context_[k]);
+  centre_[k] = last_;
+  centre2_[k] = second_last_;
   pending_[k].clear();
+  weak_[k].clear();
   if (++epoch_[k] == 0) {
     mark_[k].fill(0);
+    weak_mark_[k].fill(0);
     epoch_[k] = 1;
   }
 }
@@ -122,7 +174,7 @@ void GammaPolicy::play(Vertex v) {
     }
     board_.play_legal(v, c);
     tracker_.update(board_, v);
-    for (int16_t p : tracker_.dirty()) mark(p);  // includes the new ko point (a captured stone)
+    for (int16_t p : tracker_.dirty()) mark_dirty(p);  // includes the new ko point (a captured stone)
     if (old_ko.is_point()) mark(old_ko.index());
 
     // Chains whose liberties or size changed: their liberties when few (or few before), and

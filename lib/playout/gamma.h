@@ -4,8 +4,10 @@
 // For each colour the policy keeps the strength of every point (0 for points that are not
 // candidates: occupied, illegal, or filling an own eye) in a SumTree (softmax.h). After a move
 // only these points are re-rated (for both colours, lazily, when that colour is next to move):
-//   - the PatternTracker's dirty points (diamond12 changed: every 3x3 code, legality, own-eye,
-//     capture and atari fact that the neighbours' liberty buckets decide), and the old ko point;
+//   - the PatternTracker's dirty points (diamond12 changed), when their 3x3 code (every legality,
+//     own-eye, capture and atari fact that the neighbours' liberty buckets decide) changed since
+//     they were rated, or they were not candidates, or they may be nakade vital points
+//     (nakade_possible() of their diamond, or rated as one); and the old ko point;
 //   - the liberties of every chain whose liberties or size the move changed and that has at most
 //     4 liberties (before or after): the move's chain, the opponent chains next to it, and the
 //     mover's chains next to captured stones. A move's liberties-after, self-atari and saved
@@ -15,8 +17,11 @@
 //     liberty of each opponent chain in atari next to it;
 //   - nakade: the points within distance 3 of the move, or of a captured stone, that are vital
 //     points now (within distance 2 the tracker lists them);
-//   - gamma_context() of the position as it was when this colour's tree was last brought up to
-//     date and as it is now (distances to the last two moves and the response features).
+//   - gamma_response_points() of the position as it was when this colour's tree was last
+//     brought up to date and as it is now.
+// A point's strength is kept as its base (every feature but the distances) times its distance
+// gammas, so the diamonds of the old and new last two moves only get their distance part
+// recomputed (a multiplication each).
 // Strengths are then those of GammaGuesser on the same position (tests compare them after random
 // games).
 #pragma once
@@ -76,9 +81,21 @@ class GammaPolicy final : public PlayoutPolicy {
       }
     }
   }
+  // Marks a dirty point of the tracker: re-rated only if its 3x3 code changed (see above).
+  void mark_dirty(int p) {
+    for (int c = 0; c < 2; ++c) {
+      if (weak_mark_[c][p] != epoch_[c]) {
+        weak_mark_[c][p] = epoch_[c];
+        weak_[c].push_back(static_cast<int16_t>(p));
+      }
+    }
+  }
   void mark_liberties(Vertex chain);
   void mark_atari_neighbours(Vertex chain);
   void rate(int p, Color c, const Position& position);
+  // Sets the distance features of p (a rated candidate) for the current last moves, and its
+  // strength in the tree.
+  void place(int p, Color c);
   void sync(Color c);
 
   std::shared_ptr<const GammaModel> model_;
@@ -93,7 +110,12 @@ class GammaPolicy final : public PlayoutPolicy {
   std::array<std::array<uint32_t, Board::kMaxVertices>, 2> mark_{};
   std::array<uint32_t, 2> epoch_{1, 1};
   std::array<std::vector<int16_t>, 2> pending_;
-  std::array<std::vector<int16_t>, 2> context_;  // gamma_context() at each colour's last sync
+  std::array<std::array<uint32_t, Board::kMaxVertices>, 2> weak_mark_{};
+  std::array<std::vector<int16_t>, 2> weak_;
+  std::array<std::array<double, Board::kMaxVertices>, 2> base_{};  // 0 if not a candidate
+  std::array<std::array<uint32_t, Board::kMaxVertices>, 2> code_{};  // Black's 3x3 code when rated
+  std::array<std::vector<int16_t>, 2> context_;  // gamma_response_points() at each colour's last sync
+  std::array<Vertex, 2> centre_{}, centre2_{};   // the last two moves at each colour's last sync
   std::array<bool, 2> full_{true, true};
   std::array<bool, 2> synced_{false, false};  // up to date since the last play() or reset()
   std::vector<int16_t> scratch_;

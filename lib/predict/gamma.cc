@@ -87,6 +87,11 @@ void gamma_context(const Position& p, std::vector<int16_t>& out) {
       if (b.color(Vertex(x)) != Color::kWall) out.push_back(static_cast<int16_t>(x));
     }
   }
+  gamma_response_points(p, out);
+}
+
+void gamma_response_points(const Position& p, std::vector<int16_t>& out) {
+  const Board& b = *p.board;
   const Vertex last = p.last_move;
   if (!last.is_point() || !b.is_stone(last)) return;
   if (b.liberties(last) == 1) out.push_back(static_cast<int16_t>(b.first_liberty(last).index()));

@@ -74,6 +74,8 @@ GammaFeatures gamma_features(const Position& position, Vertex v, uint32_t raw3x3
 /// move that is in atari, its liberty and the liberties of the opponent chains in atari next to
 /// it. Appended to `out` as point indices (duplicates possible).
 void gamma_context(const Position& position, std::vector<int16_t>& out);
+/// The same without the diamonds: the points whose response features depend on the last move.
+void gamma_response_points(const Position& position, std::vector<int16_t>& out);
 
 /// The model: a gamma per feature value, in one vector:
 ///   [0, P)        the patterns, in the order of `pattern_codes` (sorted canonical codes);
