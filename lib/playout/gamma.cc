@@ -40,9 +40,8 @@ void GammaPolicy::reset(const Board& board, Color to_move, Vertex last, Vertex s
 }
 
 void GammaPolicy::mark_liberties(Vertex chain) {
-  std::array<Vertex, Board::kMaxVertices> libs;
-  const int k = board_.liberties_of(chain, libs);
-  for (int i = 0; i < k; ++i) mark(libs[i].index());
+  const int k = board_.liberties_of(chain, liberties_);
+  for (int i = 0; i < k; ++i) mark(liberties_[i].index());
 }
 
 void GammaPolicy::mark_atari_neighbours(Vertex chain) {
@@ -126,8 +125,12 @@ void GammaPolicy::sync(Color c) {
     }
     for (int16_t p : pending_[k]) rate(p, c, position), place(p, c);
     // The distance part of the diamonds of the old and new last two moves.
+    // (The old last move is normally the new second-last: each centre once.)
     for (Vertex centre : {centre_[k], centre2_[k], last_, second_last_}) {
       if (!centre.is_point()) continue;
+      if (centre == centre_[k] && (centre == second_last_ || centre == last_)) continue;
+      if (centre == centre2_[k] && (centre == second_last_ || centre == last_ || centre == centre_[k])) continue;
+      if (centre == second_last_ && centre == last_) continue;
       for (const PatternOffset& o : kPatternOffsets) {
         const int p = centre.index() + o.dy * stride + o.dx;
         if (slot_of_[p] >= 0) place(p, c);

@@ -119,6 +119,7 @@ class GammaPolicy final : public PlayoutPolicy {
   std::array<bool, 2> full_{true, true};
   std::array<bool, 2> synced_{false, false};  // up to date since the last play() or reset()
   std::vector<int16_t> scratch_;
+  std::vector<Vertex> liberties_ = std::vector<Vertex>(Board::kMaxVertices);  // scratch for mark_liberties()
   std::vector<int16_t> before_;  // stones of chains to look at after the move (play())
   std::array<int, 24> radius3_offsets_{};
   int64_t rerated_ = 0;
