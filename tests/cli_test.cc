@@ -201,6 +201,21 @@ TEST_F(CliTest, WorkFailuresExitOneAndUsageErrorsFoundLateExitTwo) {
   EXPECT_EQ(hane("--version").code, 0);
 }
 
+// Issue 20, item 1: `match --out DIR` on a folder of someone else's files deleted them.
+TEST_F(CliTest, MatchRefusesAFolderOfOtherFilesAndKeepsThem) {
+  const std::string out = path("u");
+  fs::create_directories(out + "/sgf");
+  const std::string game = out + "/sgf/Hon-41-1.mgt";
+  std::ofstream(game) << "(;GM[1]SZ[19]PB[Honinbo]PW[Other];B[pd];W[dp])";
+  const std::string engine = "--playouts 20 --prior none --threads 1 --quiet";
+  const Result r = hane("match -e a=hane:'" + engine + "' -e b=hane:'" + engine +
+                        " --policy uniform' --games 2 --parallel 1 --size 5 --no-plots --out " + out);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(out + " holds files but no match of hane's"));
+  EXPECT_TRUE(fs::exists(game));
+  EXPECT_FALSE(fs::exists(out + "/match.json"));
+}
+
 TEST_F(CliTest, ProgressCountsEachGameOncePerPass) {
   const Result r = hane("train tree " + path("games9") + " --size 9 --leaves 10 --out " + path("p-tree.model"));
   ASSERT_EQ(r.code, 0) << r.err;

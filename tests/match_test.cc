@@ -15,6 +15,8 @@
 
 #include "match/match.h"
 #include "match/referee.h"
+#include "match/results_store.h"
+#include "match/runner.h"
 #include "sgf/record.h"
 #include "test_files.h"
 
@@ -342,6 +344,101 @@ TEST(MatchRun, IdenticalGamesAreCounted) {
   fs::remove_all(dir);
 }
 
+TEST(MatchRun, NeverRemovesFilesItDidNotWrite) {
+  const std::string dir = testing::temp_path("match", "foreign");
+  fs::remove_all(dir);
+  fs::create_directories(dir + "/sgf");
+  std::ofstream(dir + "/sgf/mine.mgt") << "(;GM[1]SZ[19])";
+  MatchOptions o = small_match(dir, 2);
+  o.engines = {fake("a"), fake("b")};
+  // Files but no match: refused, nothing touched.
+  auto refused = run_match(o, nullptr);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(refused.status().message()).find("holds files but no match"), std::string::npos)
+      << refused.status();
+  EXPECT_TRUE(fs::exists(dir + "/sgf/mine.mgt"));
+  EXPECT_FALSE(fs::exists(dir + "/match.json"));
+  // A match of its own: other files stay through a resume; its own stray SGF goes.
+  fs::remove(dir + "/sgf/mine.mgt");
+  ASSERT_TRUE(run_match(o, nullptr).ok());
+  std::ofstream(dir + "/sgf/mine.mgt") << "(;GM[1]SZ[19])";
+  std::ofstream(dir + "/sgf/000001.sgf.bak") << "(;GM[1]SZ[19])";
+  std::ofstream(dir + "/sgf/000009.sgf") << "(;GM[1]SZ[5])";  // beyond --games 2
+  o.games = 6;                                                // games 2..5 to play
+  std::ofstream(dir + "/files.txt", std::ios::app) << "sgf/000004.sgf\n";
+  std::ofstream(dir + "/sgf/000004.sgf") << "(;GM[1]SZ[5])";  // written, result lost
+  auto resumed = run_match(o, nullptr);
+  ASSERT_TRUE(resumed.ok()) << resumed.status();
+  for (const char* f : {"mine.mgt", "000001.sgf.bak", "000009.sgf", "000004.sgf", "000000.sgf", "000005.sgf"}) {
+    EXPECT_TRUE(fs::exists(dir + "/sgf/" + f)) << f;
+  }
+  std::stringstream replayed;
+  replayed << std::ifstream(dir + "/sgf/000004.sgf").rdbuf();
+  EXPECT_NE(replayed.str().find("hane match"), std::string::npos) << replayed.str();
+  EXPECT_EQ(read_results(dir).size(), 6u);
+  // A file named as the SGF of a game to play, not written by the match: refused, kept.
+  o.games = 8;
+  std::ofstream(dir + "/sgf/000007.sgf") << "(;GM[1]SZ[5])";
+  auto clash = run_match(o, nullptr);
+  EXPECT_EQ(clash.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(clash.status().message()).find("000007.sgf was not written by this match"), std::string::npos)
+      << clash.status();
+  EXPECT_TRUE(fs::exists(dir + "/sgf/000007.sgf"));
+  fs::remove_all(dir);
+}
+
+TEST(MatchRun, SettingsOfAFolderWithoutGamesAreReplacedAndMismatchesNamed) {
+  const std::string dir = testing::temp_path("match", "settings");
+  fs::remove_all(dir);
+  MatchOptions o = small_match(dir, 2);
+  o.engines = {fake("a"), fake("b", "nostart=1")};
+  EXPECT_EQ(run_match(o, nullptr).status().code(), absl::StatusCode::kFailedPrecondition);
+  // No game was recorded: the corrected rerun is no other match.
+  o.engines = {fake("a"), fake("b")};
+  ASSERT_TRUE(run_match(o, nullptr).ok());
+  MatchOptions other = o;
+  other.game.komi = 6.5;
+  auto refused = run_match(other, nullptr);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(refused.status().message()).find("komi: 6.5 now, 0.5 before"), std::string::npos)
+      << refused.status();
+  fs::remove_all(dir);
+}
+
+// The runner and the store without run_match, as `hane tune` uses them.
+TEST(MatchRunner, PlaysScheduledGamesIntoAStore) {
+  const std::string dir = testing::temp_path("match", "runner");
+  fs::remove_all(dir);
+  const std::vector<GameAssignment> schedule = make_schedule(make_pairings(2, false), 4, {}, 7);
+  auto store = ResultsStore::open(dir, {{"what", "runner test"}}, schedule);
+  ASSERT_TRUE(store.ok()) << store.status();
+  RunnerOptions run;
+  run.engines = {fake("a", "seed={seed}"), fake("b")};
+  run.game = small_board();
+  run.parallel = 2;
+  run.stderr_dir = (*store)->stderr_dir();
+  run.progress = false;
+  std::vector<const GameAssignment*> games;
+  for (const GameAssignment& a : schedule) games.push_back(&a);
+  int64_t recorded = 0;
+  GameSink sink;
+  sink.record = [&](GameResult&& g) {
+    ++recorded;
+    return (*store)->record(g);
+  };
+  sink.done = [&] { return recorded >= 3; };  // e.g. an SPRT that decides after 3 games
+  auto played = play_games(run, games, sink, nullptr);
+  ASSERT_TRUE(played.ok()) << played.status();
+  EXPECT_GE(*played, 3);  // (a game in progress when it decided is recorded too)
+  EXPECT_EQ(*played, recorded);
+  store->reset();
+  auto reopened = ResultsStore::open(dir, {{"what", "runner test"}}, schedule);
+  ASSERT_TRUE(reopened.ok()) << reopened.status();
+  EXPECT_EQ(static_cast<int64_t>((*reopened)->loaded().size()), recorded);
+  expect_results_and_sgf_agree(dir, static_cast<size_t>(recorded));
+  fs::remove_all(dir);
+}
+
 TEST(MatchRun, ResumesAfterKillAndInterrupt) {
   const std::string dir = testing::temp_path("match", "resume");
   fs::remove_all(dir);
@@ -361,10 +458,12 @@ TEST(MatchRun, ResumesAfterKillAndInterrupt) {
   const size_t before = read_results(dir, false).size();
   ASSERT_GE(before, 3u);
   ASSERT_LT(before, 16u) << "the run ended before it was killed";
-  // A line cut by the kill, and an SGF written just before it.
+  // A line cut by the kill, and an SGF written just before it (noted in files.txt first, as
+  // the match does).
   {
     std::ofstream f(dir + "/results.jsonl", std::ios::app);
     f << "{\"game\": 15, \"pairing\": 0, \"bla";
+    std::ofstream(dir + "/files.txt", std::ios::app) << "sgf/000015.sgf\n";
     std::ofstream(dir + "/sgf/000015.sgf") << "(;GM[1]SZ[5])";
   }
   // Interrupt the resumed run after a game or two, then resume again to the end.

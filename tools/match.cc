@@ -153,7 +153,12 @@ int run(const MatchFlags& f, const std::string& command_line) {
   sigaction(SIGTERM, &sa, nullptr);
   sigaction(SIGUSR1, &sa, nullptr);  // forwarded by mpirun to every rank (util/interrupt.h)
   auto outcome = run_match(o, &g_interrupted);
-  if (!outcome.ok()) throw std::runtime_error(std::string(outcome.status().message()));
+  if (!outcome.ok()) {
+    // InvalidArgument: the options or the --out folder (usage); else the engines or the disk.
+    const std::string message(outcome.status().message());
+    if (outcome.status().code() == absl::StatusCode::kInvalidArgument) throw UsageError(message);
+    throw std::runtime_error(message);
+  }
   std::fputs(outcome->text.c_str(), stdout);
   if (!f.json_path.empty() && cluster::is_root()) {
     if (const auto dir = std::filesystem::path(f.json_path).parent_path(); !dir.empty()) {

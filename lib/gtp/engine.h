@@ -2,13 +2,14 @@
 // komi, rules, moves, handicap, clocks), and the protocol loop with a reader thread, so that
 // live analysis streams until the next line arrives and `# interrupt` (GoGui) stops a search.
 //
-// Commands: the GTP 2 standard set (protocol_version, name, version, known_command,
-// list_commands, quit, boardsize, clear_board, komi, play, genmove, undo, showboard,
-// fixed_handicap, place_free_handicap, set_free_handicap, final_score, final_status_list,
-// time_settings, time_left, loadsgf, reg_genmove), KGS's (kgs-genmove_cleanup,
-// kgs-time_settings, kgs-rules), GoGui's (gogui-analyze_commands, gogui-interrupt and the
-// hane-* heat maps it lists), and the live analysis of Leela Zero and KataGo read by Sabaki and
-// Lizzie (lz-analyze, kata-analyze, lz-genmove_analyze, kata-genmove_analyze).
+// Commands, one file per family, listed by list_commands in this order: the GTP 2 standard
+// set (protocol_version, name, version, known_command, list_commands, quit, boardsize,
+// clear_board, komi, play, genmove, reg_genmove, undo, showboard, fixed_handicap,
+// place_free_handicap, set_free_handicap, final_score, final_status_list, time_settings,
+// time_left, loadsgf), KGS's (kgs-genmove_cleanup, kgs-time_settings, kgs-rules), GoGui's
+// (cputime, gogui-interrupt, gogui-analyze_commands and the hane-* heat maps it lists), and the
+// live analysis of Leela Zero and KataGo read by Sabaki and Lizzie (lz-analyze, kata-analyze,
+// lz-genmove_analyze, kata-genmove_analyze).
 //
 // Every failure is a GTP error with the standard text ("unknown command", "syntax error",
 // "illegal move", "invalid coordinate", "invalid color", "unacceptable size", "cannot undo",
@@ -96,18 +97,25 @@ class Engine {
   using Handler = std::function<void(Call&)>;
 
   void add(std::string name, Handler handler);
+  // The command table, filled family by family in this order (the list_commands order), each
+  // family in a file of its own.
   void register_commands();
+  void register_standard_commands();  // commands_standard.cc: the GTP 2 standard set
+  void register_kgs_commands();       // commands_kgs.cc
+  void register_gogui_commands();     // commands_gogui.cc: cputime, gogui-*, hane-* heat maps
+  void register_analysis_commands();  // commands_analysis.cc: lz-/kata-analyze and *-genmove_analyze
   void log(const std::string& text) const;
 
   // Game state.
   void new_game(int size);
   void rebuild();  // the game again under rules_ / komi_, replaying events_
+  void set_clocks();  // both clocks to time_
   void place_setup(Color c, Vertex v);
   bool play(Color c, Vertex v);
   std::string genmove(Call& call, bool cleanup, bool commit);
   Request request_for(Color c) const;
 
-  // Analysis.
+  // Analysis (commands_analysis.cc).
   struct AnalyzeOptions {
     Color color;
     double interval = 1.0;  // seconds
@@ -121,7 +129,8 @@ class Engine {
   void genmove_analyze(Call& call, bool kata);
   void start_stream(Call& call);
 
-  /// Stones of the chains with `status` in the end estimate, one chain per line.
+  /// Stones of the chains with `status` in the end estimate, one chain per line
+  /// (commands_standard.cc).
   std::string status_list(PointStatus status);
 
   std::unique_ptr<MoveGenerator> player_;
@@ -143,7 +152,14 @@ class Engine {
 
   // Input from the reader thread and the stop flags it sets; shared with that thread, which
   // may outlive the engine when it is left blocked on a terminal.
-  struct Input;
+  struct Input {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::deque<std::string> lines;
+    bool eof = false;
+    std::atomic<bool> interrupt{false};  // `# interrupt` (GoGui) since the command started
+    std::atomic<bool> waiting{false};    // input is waiting: analysis stops
+  };
   std::shared_ptr<Input> input_;
   bool live_ = false;  // inside run(): analysis waits for the next line
 };

@@ -1,86 +1,37 @@
 #include "match/match.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <ctime>
-#include <filesystem>
 #include <fstream>
-#include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
-#include <optional>
 #include <set>
-#include <span>
-#include <sstream>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "cluster/cluster.h"
 #include "match/report.h"
-#include "match/result.h"
-#include "util/parallel.h"
-#include "util/progress.h"
+#include "match/results_store.h"
+#include "match/runner.h"
 
 namespace hane {
 namespace {
 
-namespace fs = std::filesystem;
-
-// The time now in UTC, in a strftime `format` of at most 31 characters once written.
-std::string utc_now(const char* format) {
+std::string utc_time() {
   const std::time_t t = std::time(nullptr);
   std::tm tm{};
   gmtime_r(&t, &tm);
   char buf[32];
-  std::strftime(buf, sizeof buf, format, &tm);
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
 }
-
-std::string utc_date() { return utc_now("%Y-%m-%d"); }
-std::string utc_time() { return utc_now("%Y-%m-%dT%H:%M:%SZ"); }
 
 nlohmann::json load_average() {
   std::ifstream f("/proc/loadavg");
   double a = 0, b = 0, c = 0;
   if (!(f >> a >> b >> c)) return nullptr;
   return nlohmann::json::array({a, b, c});
-}
-
-absl::Status write_file_atomic(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << content;
-    f.flush();
-    if (!f) return absl::InternalError(absl::StrCat("cannot write ", tmp));
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) return absl::InternalError(absl::StrCat("cannot rename ", tmp, " to ", path, ": ", ec.message()));
-  return absl::OkStatus();
-}
-
-std::string sgf_path(const std::string& out, int64_t index) {
-  return absl::StrFormat("%s/sgf/%06d.sgf", out, index);
-}
-
-// Writes a finished game's SGF, then appends its line to the results file (in that order, so a
-// resume never finds a result without its SGF).
-absl::Status record_game(const std::string& out_dir, const GameResult& g, std::FILE* results_file,
-                         const std::string& results_path) {
-  if (absl::Status s = write_file_atomic(sgf_path(out_dir, g.index), game_sgf(g)); !s.ok()) return s;
-  const std::string line = to_json(g).dump() + "\n";
-  if (std::fwrite(line.data(), 1, line.size(), results_file) != line.size() || std::fflush(results_file) != 0) {
-    return absl::InternalError(absl::StrCat("cannot append to ", results_path));
-  }
-  return absl::OkStatus();
 }
 
 nlohmann::json settings_json(const MatchOptions& o) {
@@ -104,56 +55,30 @@ nlohmann::json settings_json(const MatchOptions& o) {
   return s;
 }
 
-bool same_assignment(const GameResult& g, const GameAssignment& a) {
-  return g.index == a.index && g.pairing == a.pairing && g.pair == a.pair && g.black == a.black &&
-         g.white == a.white && g.seed == a.seed && g.opening == a.opening_name;
-}
-
-// Reads results.jsonl; returns the games that fit the schedule and whether the file needs
-// rewriting (a truncated or bad line, a duplicate).
-struct Loaded {
-  std::map<int64_t, GameResult> games;
-  bool rewrite = false;
-  std::vector<std::string> problems;
-};
-
-Loaded load_results(const std::string& path, const std::vector<GameAssignment>& schedule) {
-  Loaded out;
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return out;
-  std::string line;
-  int64_t lineno = 0;
-  while (std::getline(f, line)) {
-    ++lineno;
-    if (line.empty()) continue;
-    auto problem = [&](const std::string& what) {
-      out.problems.push_back(absl::StrCat(path, ": line ", lineno, ": ", what, "; the game will be played again"));
-      out.rewrite = true;
-    };
-    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded()) {
-      problem(f.eof() ? "truncated (the run was killed while writing it)" : "not JSON");
-      continue;
-    }
-    auto g = game_from_json(j);
-    if (!g.ok()) {
-      problem(std::string(g.status().message()));
-      continue;
-    }
-    if (g->index < 0 || g->index >= static_cast<int64_t>(schedule.size())) {
-      continue;  // beyond this run's --games: kept in the file, not counted
-    }
-    if (!same_assignment(*g, schedule[g->index])) {
-      problem(absl::StrCat("game ", g->index, " does not match the schedule"));
-      continue;
-    }
-    if (out.games.contains(g->index)) {
-      problem(absl::StrCat("game ", g->index, " recorded twice; the first is kept"));
-      continue;
-    }
-    out.games.emplace(g->index, std::move(*g));
+absl::Status check_options(const MatchOptions& o) {
+  const int n = static_cast<int>(o.engines.size());
+  if (n < 2) return absl::InvalidArgumentError("a match needs at least two engines");
+  std::set<std::string> names;
+  for (const EngineSpec& e : o.engines) {
+    if (!names.insert(e.name).second) return absl::InvalidArgumentError(absl::StrCat("engine name '", e.name, "' given twice"));
+    if (e.name.find_first_of("/\\ ") != std::string::npos)
+      return absl::InvalidArgumentError(absl::StrCat("engine name '", e.name, "' may not hold '/', '\\' or spaces"));
   }
-  return out;
+  if (o.sprt && (n != 2 || o.gauntlet)) return absl::InvalidArgumentError("--sprt needs exactly two engines");
+  if (o.out_dir.empty()) return absl::InvalidArgumentError("no output folder");
+  if (o.game.handicap >= 2 && fixed_handicap_points(o.game.size, o.game.handicap).empty())
+    return absl::InvalidArgumentError(absl::StrCat("handicap ", o.game.handicap, " is not allowed on ", o.game.size, "x", o.game.size));
+  if (o.game.handicap >= 2 && !o.openings.empty())
+    return absl::InvalidArgumentError("openings are played from the empty board: use --openings or --handicap, not both");
+  for (const Opening& op : o.openings) {
+    Game g(o.game.size, Rules{false, Superko::kPositional, o.game.komi});
+    for (const Move& m : op.moves) {
+      if (m.color != g.to_move() || g.play(m.vertex, m.color) != Legality::kLegal)
+        return absl::InvalidArgumentError(absl::StrCat("opening ", op.name, ": move ", to_gtp(m.vertex, o.game.size),
+                                                       " is illegal or out of turn"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 std::string progress_note(const std::vector<GameResult>& games, const ReportContext& ctx) {
@@ -177,235 +102,47 @@ std::string progress_note(const std::vector<GameResult>& games, const ReportCont
   return note;
 }
 
-absl::StatusOr<MatchOutcome> finish_match(const MatchOptions& o, const std::vector<GameAssignment>& schedule,
+// The report, at rank 0 (written to the folder too); the other ranks get only `interrupted`.
+absl::StatusOr<MatchOutcome> finish_match(const MatchOptions& o, ResultsStore* store, size_t scheduled,
                                           const std::vector<GameResult>& results, int64_t played, ReportContext& ctx,
-                                          const std::atomic<bool>* interrupt, bool decided);
-
-// Several ranks (cluster/cluster.h): the games left are played in rounds of 2 x --parallel
-// (the largest over ranks) games per rank, game j of a round on rank j mod ranks; after each
-// round rank 0 gathers the finished games and writes their SGFs and results lines in schedule
-// order, checking the SPRT after each (every earlier game is then finished: the schedule-order
-// prefix); when it decides, the round's later games are not recorded, and every rank learns
-// whether to stop (SPRT decided, a failure, an interrupt on any rank). Returns the games
-// recorded this run (at rank 0; the other ranks return 0, and failures are reported by rank 0).
-absl::StatusOr<int64_t> play_rounds(const MatchOptions& o, const std::vector<const GameAssignment*>& pending,
-                                    std::vector<GameResult>& results, const std::string& results_path,
-                                    const std::atomic<bool>* interrupt,
-                                    const std::function<bool(const std::vector<GameResult>&)>& decided,
-                                    const std::function<std::string()>& note) {
-  const int ranks = cluster::size(), me = cluster::rank();
-  const bool root = me == 0;
-  const int workers = thread_count(o.parallel);
-  // Every rank must cut the same rounds: with --parallel 0 the worker count follows each
-  // machine's cores, so the rounds use the largest one.
-  int64_t round_workers = workers;
-  cluster::allreduce_max(std::span(&round_workers, 1));
-  const size_t round_size = static_cast<size_t>(2 * round_workers) * ranks;
-  std::vector<std::vector<std::unique_ptr<EngineProcess>>> engines(workers);
-  for (auto& set : engines) {
-    for (const EngineSpec& e : o.engines) set.push_back(std::make_unique<EngineProcess>(e));
+                                          const std::atomic<bool>* interrupt, bool decided) {
+  MatchOutcome out;
+  // Agreed by every rank (a Ctrl-C may reach only some), before the other ranks leave.
+  out.interrupted = cluster::any(interrupt && *interrupt);
+  if (!cluster::is_root()) return out;  // rank 0 reports
+  out.games_left = decided ? 0 : static_cast<int64_t>(scheduled) - static_cast<int64_t>(results.size());
+  ctx.provenance["load_average_end"] = load_average();
+  ctx.provenance["finished"] = utc_time();
+  ctx.provenance["games_this_run"] = played;
+  ctx.provenance["ranks"] = cluster::size();
+  out.report = match_report_json(results, ctx);
+  out.report["interrupted"] = out.interrupted;
+  out.report["games_left"] = out.games_left;
+  out.text = match_report_text(out.report);
+  if (o.plots) out.text += "\n" + write_plots(results, ctx, o.out_dir) + "\n";
+  if (out.interrupted) {
+    out.text += absl::StrCat("\ninterrupted: ", out.games_left, " games to go; run the same command again to resume\n");
   }
-  std::FILE* results_file = root ? std::fopen(results_path.c_str(), "ab") : nullptr;
-  absl::Status failure;
-  if (root && !results_file) failure = absl::InternalError(absl::StrCat("cannot open ", results_path));
-  bool stop = cluster::any(root && (!failure.ok() || decided(results)));
-  int64_t played = 0;
-  Progress progress("match", "games", static_cast<int64_t>(pending.size()));
-  if (!o.progress) Progress::set_enabled(false);
-  for (size_t first = 0; !stop && first < pending.size(); first += round_size) {
-    const size_t last = std::min(pending.size(), first + round_size);
-    std::vector<const GameAssignment*> mine;
-    for (size_t j = first; j < last; ++j) {
-      if (static_cast<int>((j - first) % ranks) == me) mine.push_back(pending[j]);
-    }
-    std::vector<std::optional<absl::StatusOr<GameResult>>> got(mine.size());
-    {
-      std::atomic<size_t> next{0};
-      std::vector<std::jthread> pool;
-      for (int w = 0; w < std::min<int>(workers, static_cast<int>(mine.size())); ++w) {
-        pool.emplace_back([&, w] {
-          for (size_t k = next++; k < mine.size() && !(interrupt && *interrupt); k = next++) {
-            const GameAssignment& a = *mine[k];
-            got[k] = play_game(o.game, a, *engines[w][a.black], *engines[w][a.white], interrupt, o.out_dir + "/stderr");
-          }
-        });
-      }
-    }
-    nlohmann::json message = {{"games", nlohmann::json::array()}, {"error", ""}};
-    for (auto& r : got) {
-      if (!r) continue;
-      if (r->ok()) {
-        (*r)->date = utc_date();
-        message["games"].push_back(to_json(**r));
-      } else if (r->status().code() != absl::StatusCode::kCancelled && message["error"] == "") {
-        message["error"] = std::string(r->status().message());
-      }
-    }
-    const std::vector<std::string> all = cluster::gather(message.dump());
-    bool stop_here = false;
-    if (root) {
-      std::vector<GameResult> round;
-      for (size_t r = 0; r < all.size(); ++r) {
-        const nlohmann::json j = nlohmann::json::parse(all[r], nullptr, false);
-        if (j.is_discarded()) {
-          if (failure.ok()) failure = absl::InternalError(absl::StrCat("rank ", r, " sent an unreadable message"));
-          continue;
-        }
-        if (j["error"] != "" && failure.ok()) {
-          failure = absl::FailedPreconditionError(absl::StrCat("rank ", r, ": ", j["error"].get<std::string>()));
-        }
-        for (const nlohmann::json& g : j["games"]) {
-          auto game = game_from_json(g);
-          if (!game.ok()) {
-            if (failure.ok()) failure = absl::InternalError(absl::StrCat("rank ", r, ": ", game.status().message()));
-            continue;
-          }
-          round.push_back(std::move(*game));
-        }
-      }
-      std::sort(round.begin(), round.end(), [](const GameResult& a, const GameResult& b) { return a.index < b.index; });
-      for (GameResult& g : round) {
-        if (absl::Status s = record_game(o.out_dir, g, results_file, results_path); !s.ok()) {
-          if (failure.ok()) failure = s;
-          break;
-        }
-        results.push_back(std::move(g));
-        ++played;
-        // The SPRT on the schedule-order prefix: the round's later games are dropped, so the
-        // results are those of one process playing game after game.
-        if (decided(results)) break;
-      }
-      stop_here = !failure.ok() || decided(results);
-      progress.update(played, note());
-    }
-    stop = cluster::any(stop_here || (interrupt && *interrupt));
-  }
-  for (auto& set : engines) {
-    for (auto& e : set) e->stop();
-  }
-  progress.finish();
-  if (!o.progress && root) Progress::set_enabled(true);  // (the other ranks never show progress)
-  if (results_file) std::fclose(results_file);
-  if (!failure.ok()) return failure;
-  return played;
+  if (absl::Status s = store->write_file("report.json", out.report.dump(2) + "\n"); !s.ok()) return s;
+  if (absl::Status s = store->write_file("report.txt", out.text); !s.ok()) return s;
+  return out;
 }
 
 }  // namespace
 
 absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<bool>* interrupt) {
-  const int n = static_cast<int>(o.engines.size());
-  if (n < 2) return absl::InvalidArgumentError("a match needs at least two engines");
-  std::set<std::string> names;
-  for (const EngineSpec& e : o.engines) {
-    if (!names.insert(e.name).second) return absl::InvalidArgumentError(absl::StrCat("engine name '", e.name, "' given twice"));
-    if (e.name.find_first_of("/\\ ") != std::string::npos)
-      return absl::InvalidArgumentError(absl::StrCat("engine name '", e.name, "' may not hold '/', '\\' or spaces"));
-  }
-  if (o.sprt && (n != 2 || o.gauntlet)) return absl::InvalidArgumentError("--sprt needs exactly two engines");
-  if (o.out_dir.empty()) return absl::InvalidArgumentError("no output folder");
-  if (o.game.handicap >= 2 && fixed_handicap_points(o.game.size, o.game.handicap).empty())
-    return absl::InvalidArgumentError(absl::StrCat("handicap ", o.game.handicap, " is not allowed on ", o.game.size, "x", o.game.size));
-  if (o.game.handicap >= 2 && !o.openings.empty())
-    return absl::InvalidArgumentError("openings are played from the empty board: use --openings or --handicap, not both");
-  for (const Opening& op : o.openings) {
-    Game g(o.game.size, Rules{false, Superko::kPositional, o.game.komi});
-    for (const Move& m : op.moves) {
-      if (m.color != g.to_move() || g.play(m.vertex, m.color) != Legality::kLegal)
-        return absl::InvalidArgumentError(absl::StrCat("opening ", op.name, ": move ", to_gtp(m.vertex, o.game.size),
-                                                       " is illegal or out of turn"));
-    }
-  }
-  // Rank 0 (the only one with one process) reads and repairs the folder; the other ranks only
-  // need the games left, which it broadcasts.
-  const bool root = cluster::is_root();
-  const int ranks = cluster::size();
-  const std::vector<Pairing> pairings = make_pairings(n, o.gauntlet);
+  if (absl::Status s = check_options(o); !s.ok()) return s;
+  const std::vector<Pairing> pairings = make_pairings(static_cast<int>(o.engines.size()), o.gauntlet);
   const std::vector<GameAssignment> schedule = make_schedule(pairings, o.games, o.openings, o.seed);
-  const std::string results_path = o.out_dir + "/results.jsonl";
-  std::vector<GameResult> results;
-  auto prepare = [&]() -> absl::Status {
-  std::error_code ec;
-  for (const char* sub : {"", "/sgf", "/stderr"}) {
-    fs::create_directories(o.out_dir + sub, ec);
-    if (ec) return absl::InternalError(absl::StrCat("cannot create ", o.out_dir, sub, ": ", ec.message()));
-  }
 
-  // The settings that fix the schedule must match those of an earlier run in the folder.
-  const nlohmann::json settings = settings_json(o);
-  const std::string settings_path = o.out_dir + "/match.json";
-  if (fs::exists(settings_path)) {
-    std::ifstream f(settings_path);
-    nlohmann::json old = nlohmann::json::parse(f, nullptr, false);
-    if (old.is_discarded() || old != settings) {
-      return absl::InvalidArgumentError(absl::StrCat(o.out_dir, " holds a match with other settings (", settings_path,
-                                                     "); use another --out folder or the same options"));
-    }
-  } else if (absl::Status s = write_file_atomic(settings_path, settings.dump(2) + "\n"); !s.ok()) {
-    return s;
-  }
-
-  Loaded loaded = load_results(results_path, schedule);
-  for (const std::string& p : loaded.problems) std::fprintf(stderr, "match: %s\n", p.c_str());
-  if (loaded.rewrite) {
-    // Rewrite only the good lines (plus lines beyond this schedule, which load skipped).
-    std::string content;
-    std::ifstream f(results_path, std::ios::binary);
-    std::set<int64_t> written;
-    std::string line;
-    while (std::getline(f, line)) {
-      nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-      if (j.is_discarded() || !j.contains("game") || !j["game"].is_number_integer()) continue;
-      const int64_t idx = j["game"].get<int64_t>();
-      const bool in_schedule = idx >= 0 && idx < static_cast<int64_t>(schedule.size());
-      if (in_schedule && (!loaded.games.contains(idx) || written.contains(idx))) continue;
-      written.insert(idx);
-      content += line + "\n";
-    }
-    if (absl::Status s = write_file_atomic(results_path, content); !s.ok()) return s;
-  }
-  // SGFs: exactly one per recorded game.
-  for (const auto& entry : fs::directory_iterator(o.out_dir + "/sgf", ec)) {
-    const std::string name = entry.path().filename().string();
-    int64_t idx = -1;
-    if (std::sscanf(name.c_str(), "%ld.sgf", &idx) != 1 || !loaded.games.contains(idx) || name.ends_with(".tmp")) {
-      bool beyond = idx >= static_cast<int64_t>(schedule.size()) && !name.ends_with(".tmp");
-      if (!beyond) fs::remove(entry.path(), ec);
-    }
-  }
-  for (const auto& [idx, g] : loaded.games) {
-    if (!fs::exists(sgf_path(o.out_dir, idx))) {
-      if (absl::Status s = write_file_atomic(sgf_path(o.out_dir, idx), game_sgf(g)); !s.ok()) return s;
-    }
-  }
-
-  for (auto& [idx, g] : loaded.games) results.push_back(std::move(g));
-  return absl::OkStatus();
-  };
-  absl::Status prepared = root ? prepare() : absl::OkStatus();
-  std::set<int64_t> done;
-  for (const GameResult& g : results) done.insert(g.index);
-  if (ranks > 1) {
-    // Rank 0's error, or the games already played, to every rank.
-    std::string message(prepared.message());
-    cluster::broadcast(message);
-    if (!message.empty()) return prepared.ok() ? absl::FailedPreconditionError("rank 0: " + message) : prepared;
-    std::string indices;
-    for (int64_t i : done) indices.append(reinterpret_cast<const char*>(&i), sizeof i);
-    cluster::broadcast(indices);
-    for (size_t k = 0; k + sizeof(int64_t) <= indices.size(); k += sizeof(int64_t)) {
-      int64_t i = 0;
-      std::memcpy(&i, indices.data() + k, sizeof i);
-      done.insert(i);
-    }
-    std::error_code ec;
-    fs::create_directories(o.out_dir + "/stderr", ec);  // engines' stderr, on this rank's machine
-    if (ec) return absl::InternalError(absl::StrCat("cannot create ", o.out_dir, "/stderr: ", ec.message()));
-  } else if (!prepared.ok()) {
-    return prepared;
-  }
+  // Resuming: rank 0 opens (and repairs) the folder; every rank learns the games left.
+  auto opened = open_store_on_ranks(o.out_dir, settings_json(o), schedule);
+  if (!opened.ok()) return opened.status();
+  ResultsStore* store = opened->store.get();  // rank 0 only
+  std::vector<GameResult> results = store ? store->loaded() : std::vector<GameResult>{};
   std::vector<const GameAssignment*> pending;
   for (const GameAssignment& a : schedule) {
-    if (!done.contains(a.index)) pending.push_back(&a);
+    if (!opened->done.contains(a.index)) pending.push_back(&a);
   }
 
   ReportContext ctx;
@@ -423,128 +160,33 @@ absl::StatusOr<MatchOutcome> run_match(const MatchOptions& o, const std::atomic<
   ctx.provenance["games_before_this_run"] = results.size();
 
   // Every engine must start and answer before any game.
-  // (On every rank: each starts its own engines.)
-  absl::Status checked = absl::OkStatus();
-  for (const EngineSpec& e : o.engines) {
-    EngineProcess check(e);
-    check.client().set_cancel_flag(interrupt);
-    const uint64_t seed = schedule.empty() ? 1 : schedule.front().seed;
-    if (absl::Status s = check.ensure_started(seed, o.game.command_timeout_s); !s.ok()) {
-      std::string msg(s.message());
-      if (ranks > 1) msg = absl::StrCat("rank ", cluster::rank(), ": ", msg);
-      for (const std::string& l : check.last_stderr()) absl::StrAppend(&msg, "\n  stderr: ", l);
-      checked = absl::FailedPreconditionError(msg);
-      break;
-    }
-    ctx.gtp_names.push_back(check.gtp_name());
-    ctx.gtp_versions.push_back(check.gtp_version());
-    check.stop();
-  }
-  if (cluster::any(!checked.ok())) {
-    return checked.ok() ? absl::FailedPreconditionError("an engine did not start on another rank (see its message)") : checked;
-  }
+  const uint64_t first_seed = schedule.empty() ? 1 : schedule.front().seed;
+  auto identity = check_engines(o.engines, first_seed, o.game.command_timeout_s, interrupt);
+  if (!identity.ok()) return identity.status();
+  ctx.gtp_names = identity->names;
+  ctx.gtp_versions = identity->versions;
 
-  auto sprt_decided = [&](const std::vector<GameResult>& games) {
-    return o.sprt && sprt_state(count_pairing(games, 0, pairings[0]), *o.sprt).decision != "continue";
+  // Running: each game recorded as it ends, the SPRT checked after each.
+  auto sprt_decided = [&] {
+    return o.sprt && sprt_state(count_pairing(results, 0, pairings[0]), *o.sprt).decision != "continue";
   };
-  if (ranks > 1) {
-    auto played = play_rounds(o, pending, results, results_path, interrupt, sprt_decided,
-                              [&] { return progress_note(results, ctx); });
-    if (!played.ok()) return played.status();
-    return finish_match(o, schedule, results, *played, ctx, interrupt, sprt_decided(results));
-  }
-  std::mutex mu;
-  std::atomic<bool> stop_new{sprt_decided(results)};
-  std::atomic<int64_t> played{0};
-  size_t next = 0;
-  absl::Status failure;
-  std::FILE* results_file = std::fopen(results_path.c_str(), "ab");
-  if (!results_file) return absl::InternalError(absl::StrCat("cannot open ", results_path));
-
-  const int workers = static_cast<int>(std::min<size_t>(thread_count(o.parallel), std::max<size_t>(1, pending.size())));
-  auto worker = [&] {
-    std::vector<std::unique_ptr<EngineProcess>> engines;
-    for (const EngineSpec& e : o.engines) engines.push_back(std::make_unique<EngineProcess>(e));
-    for (;;) {
-      const GameAssignment* a = nullptr;
-      {
-        std::lock_guard lock(mu);
-        if (stop_new || (interrupt && *interrupt) || next >= pending.size()) break;
-        a = pending[next++];
-      }
-      auto r = play_game(o.game, *a, *engines[a->black], *engines[a->white], interrupt, o.out_dir + "/stderr");
-      if (!r.ok()) {
-        if (r.status().code() != absl::StatusCode::kCancelled) {
-          std::lock_guard lock(mu);
-          if (failure.ok()) failure = r.status();
-          stop_new = true;
-        }
-        break;
-      }
-      r->date = utc_date();
-      std::lock_guard lock(mu);
-      if (absl::Status s = record_game(o.out_dir, *r, results_file, results_path); !s.ok()) {
-        if (failure.ok()) failure = s;
-        stop_new = true;
-        break;
-      }
-      results.push_back(std::move(*r));
-      ++played;
-      if (sprt_decided(results)) stop_new = true;
-    }
-    for (auto& e : engines) e->stop();
+  RunnerOptions run;
+  run.engines = o.engines;
+  run.game = o.game;
+  run.parallel = o.parallel;
+  run.stderr_dir = o.out_dir + "/stderr";
+  run.progress = o.progress;
+  GameSink sink;
+  sink.record = [&](GameResult&& g) -> absl::Status {
+    if (absl::Status s = store->record(g); !s.ok()) return s;
+    results.push_back(std::move(g));
+    return absl::OkStatus();
   };
-  {
-    Progress progress("match", "games", static_cast<int64_t>(pending.size()));
-    if (!o.progress) Progress::set_enabled(false);
-    int64_t shown = -1;
-    // The line changes only when a game ends; run_workers ticks once more when the last one does.
-    run_workers(stop_new ? 0 : workers, [&](int) { worker(); }, [&] {
-      const int64_t now = played.load();
-      if (now == shown) return;
-      std::string note;
-      {
-        std::lock_guard lock(mu);
-        note = progress_note(results, ctx);
-      }
-      progress.update(now, note);
-      shown = now;
-    });
-    progress.finish();
-    if (!o.progress) Progress::set_enabled(true);
-  }
-  std::fclose(results_file);
-  if (!failure.ok()) return failure;
-  return finish_match(o, schedule, results, played.load(), ctx, interrupt, sprt_decided(results));
+  sink.done = sprt_decided;
+  sink.note = [&] { return progress_note(results, ctx); };
+  auto played = play_games(run, pending, sink, interrupt);
+  if (!played.ok()) return played.status();
+  return finish_match(o, store, schedule.size(), results, *played, ctx, interrupt, sprt_decided());
 }
-
-namespace {
-
-absl::StatusOr<MatchOutcome> finish_match(const MatchOptions& o, const std::vector<GameAssignment>& schedule,
-                                          const std::vector<GameResult>& results, int64_t played, ReportContext& ctx,
-                                          const std::atomic<bool>* interrupt, bool decided) {
-  MatchOutcome out;
-  // Agreed by every rank (a Ctrl-C may reach only some), before the other ranks leave.
-  out.interrupted = cluster::any(interrupt && *interrupt);
-  if (!cluster::is_root()) return out;  // rank 0 reports
-  out.games_left = decided ? 0 : static_cast<int64_t>(schedule.size()) - static_cast<int64_t>(results.size());
-  ctx.provenance["load_average_end"] = load_average();
-  ctx.provenance["finished"] = utc_time();
-  ctx.provenance["games_this_run"] = played;
-  ctx.provenance["ranks"] = cluster::size();
-  out.report = match_report_json(results, ctx);
-  out.report["interrupted"] = out.interrupted;
-  out.report["games_left"] = out.games_left;
-  out.text = match_report_text(out.report);
-  if (o.plots) out.text += "\n" + write_plots(results, ctx, o.out_dir) + "\n";
-  if (out.interrupted) {
-    out.text += absl::StrCat("\ninterrupted: ", out.games_left, " games to go; run the same command again to resume\n");
-  }
-  if (absl::Status s = write_file_atomic(o.out_dir + "/report.json", out.report.dump(2) + "\n"); !s.ok()) return s;
-  if (absl::Status s = write_file_atomic(o.out_dir + "/report.txt", out.text); !s.ok()) return s;
-  return out;
-}
-
-}  // namespace
 
 }  // namespace hane

@@ -1,16 +1,7 @@
-// Running a tournament: engines checked before any game, games played in parallel from the
-// deterministic schedule, each finished game written as SGF and then appended to the results
-// file, the SPRT checked after every game, and resuming from the results file.
-//
-// Output folder layout:
-//   match.json       the settings that fix the schedule (a rerun must match them)
-//   results.jsonl    one JSON object per finished game (see result.h), in finishing order
-//   sgf/NNNNNN.sgf   one SGF per game in results.jsonl (game index, 6 digits)
-//   stderr/          what each engine wrote to stderr, per game: "<index>-<engine>.stderr"
-//   report.json, report.txt, progress.dat, elo.svg, llr.svg
-// On resume a truncated last line of results.jsonl (a killed run) is dropped, SGFs of games
-// not in the results are deleted and missing SGFs are rewritten from the results, so the two
-// always agree; games in progress when the run stopped are played again.
+// A tournament: the options checked, the deterministic schedule (schedule.h), the output folder
+// opened or resumed (results_store.h: settings, results, SGFs), every engine checked before any
+// game, the games played by the runner (runner.h) with each finished game recorded at once and
+// the SPRT checked after each, then the report (report.h) and plots.
 #pragma once
 
 #include <atomic>
@@ -50,9 +41,11 @@ struct MatchOutcome {
   int64_t games_left = 0;  // scheduled games not played (0 when finished or SPRT decided)
 };
 
-/// Runs (or resumes) the match. Errors: InvalidArgument for bad options (openings with a
-/// handicap, an opening with an illegal move) or an out_dir that holds another match's
-/// settings; FailedPrecondition naming the engine when one does not start or answer `name`
+/// Runs (or resumes) the match in out_dir (its layout and what a resume keeps: results_store.h).
+/// Errors: InvalidArgument for bad options (fewer than two engines, a name given twice, a
+/// handicap the board does not allow, openings with a handicap, an opening with an illegal
+/// move), an out_dir that holds another match's settings or files but no match, or a file in
+/// sgf/ the match did not write; FailedPrecondition naming the engine when one does not start or answer `name`
 /// (checked before any game); Internal for I/O errors on out_dir.
 /// When `interrupt` becomes true, games in progress are abandoned (not recorded), engines
 /// are stopped and the outcome says interrupted.

@@ -1,0 +1,99 @@
+// GoGui's commands: cputime, gogui-interrupt (the interrupt itself is the `# interrupt` line
+// read in Engine::run), and the analyze commands GoGui lists (gogui-analyze_commands): the
+// hane-* heat maps of the guesser's priors, the search's visits and the ownership.
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+
+#include "gtp/command_text.h"
+#include "gtp/engine.h"
+
+namespace hane::gtp {
+
+void Engine::register_gogui_commands() {
+  add("cputime", [](Call& c) {
+    c.args.done();
+    c.text = format_number(static_cast<double>(std::clock()) / CLOCKS_PER_SEC, 3);
+  });
+  add("gogui-interrupt", [](Call& c) { c.args.done(); });
+  add("gogui-analyze_commands", [](Call& c) {
+    c.args.done();
+    c.text =
+        "gfx/Guesser priors/hane-gfx_priors\n"
+        "gfx/Search visits/hane-gfx_visits\n"
+        "gfx/Ownership/hane-gfx_ownership\n"
+        "dboard/Ownership values/hane-dboard_ownership\n"
+        "plist/Dead stones/final_status_list dead\n"
+        "string/Final score/final_score";
+  });
+  const auto optional_color = [this](Args& args) {
+    const Color color = args.empty() ? game_.to_move() : args.color();
+    args.done();
+    return color;
+  };
+  add("hane-gfx_priors", [this, optional_color](Call& c) {
+    const Color color = optional_color(c.args);
+    const std::vector<float> p = player_->priors(game_, color);
+    if (p.empty()) throw GtpError("this engine has no guesser");
+    const float top = *std::max_element(p.begin(), p.end());
+    std::vector<std::pair<float, Vertex>> ranked;
+    std::string influence = "INFLUENCE";
+    const int n = game_.size();
+    for (int i = 0; i < n * n; ++i) {
+      const Vertex v = game_.board().at(i % n, i / n);
+      const float pv = p[static_cast<size_t>(v.index())];
+      if (pv <= 0 || top <= 0) continue;
+      influence += " " + to_gtp(v, n) + " " + format_number(pv / top, 3);
+      ranked.push_back({pv, v});
+    }
+    std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::string label = "LABEL";
+    for (size_t i = 0; i < ranked.size() && i < 10; ++i) {
+      label += " " + to_gtp(ranked[i].second, n) + " " + std::to_string(std::lround(100 * ranked[i].first));
+    }
+    c.text = influence + "\n" + label;
+  });
+  add("hane-gfx_visits", [this, optional_color](Call& c) {
+    const Color color = optional_color(c.args);
+    const SearchResult result = player_->genmove(game_, request_for(color));
+    const int n = game_.size();
+    int64_t top = 0;
+    for (const MoveStats& m : result.children) top = std::max(top, m.visits);
+    std::string influence = "INFLUENCE", label = "LABEL", var = "VAR";
+    for (const MoveStats& m : result.children) {
+      if (!m.move.is_point() || m.visits == 0) continue;
+      influence += " " + to_gtp(m.move, n) + " " + format_number(static_cast<double>(m.visits) / static_cast<double>(top), 3);
+      label += " " + to_gtp(m.move, n) + " " + std::to_string(m.visits);
+    }
+    if (!result.children.empty()) {
+      Color mover = color;
+      for (const Vertex v : result.children.front().pv) {
+        var += std::string(" ") + (mover == Color::kBlack ? "b " : "w ") + to_gtp(v, n);
+        mover = opponent(mover);
+      }
+    }
+    c.text = influence + "\n" + label + (var.size() > 3 ? "\n" + var : "");
+  });
+  add("hane-gfx_ownership", [this](Call& c) {
+    c.args.done();
+    const std::vector<float> own = ownership_rows(game_.board(), player_->ownership(game_), 1.0f);
+    const int n = game_.size();
+    std::string influence = "INFLUENCE";
+    for (int i = 0; i < n * n; ++i) {
+      const float o = own[static_cast<size_t>(i)];
+      if (std::abs(o) >= 0.05f) influence += " " + to_gtp(game_.board().at(i % n, i / n), n) + " " + format_number(o, 2);
+    }
+    c.text = influence;
+  });
+  add("hane-dboard_ownership", [this](Call& c) {
+    c.args.done();
+    const std::vector<float> own = ownership_rows(game_.board(), player_->ownership(game_), 1.0f);
+    const int n = game_.size();
+    for (int y = 0; y < n; ++y) {
+      for (int x = 0; x < n; ++x) c.text += (x ? " " : "") + format_number(own[static_cast<size_t>(y * n + x)], 2);
+      c.text += "\n";
+    }
+  });
+}
+
+}  // namespace hane::gtp
