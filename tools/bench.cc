@@ -69,7 +69,8 @@ Measured measure(PlayoutPolicy& policy, int size, const BenchOptions& o) {
   return m;
 }
 
-// With no --policy: uniform, rules (when registered) and softmax with the shipped rollout model.
+// With no --policy: uniform, rules (when registered), softmax with the shipped rollout model and
+// gamma with the shipped gamma model.
 std::vector<std::string> default_specs() {
   std::vector<std::string> specs = {"uniform"};
   const std::vector<std::string> names = policy_names();
@@ -80,14 +81,23 @@ std::vector<std::string> default_specs() {
   } else {
     std::fprintf(stderr, "hane: warning: %s not found, softmax left out\n", model.c_str());
   }
+  const std::string gamma = std::string(HANE_PATTERNS_DIR) + "/kgs-gamma.model";
+  if (std::filesystem::exists(gamma)) {
+    specs.push_back("gamma:" + gamma);
+  } else {
+    std::fprintf(stderr, "hane: warning: %s not found, gamma left out\n", gamma.c_str());
+  }
   return specs;
 }
 
-// In-search rates: genmove from the empty board with 20,000 new simulations on 9x9 and 5,000 on
-// 19x19 (as Pachi's `-t =N` counts them), one thread, each policy with the --search-prior.
+// In-search rates: a search from the empty board and an empty tree with a budget of 20,000 new
+// simulations (the --playouts budget) on 9x9 and 5,000 on 19x19, one thread, each policy with the
+// --search-prior. With no tree to reuse, --visits N would run the same N simulations; in a game
+// it counts the kept subtree's visits too, as Pachi's `-t =N` does.
 void bench_search(const BenchOptions& o, const std::vector<std::string>& specs, const std::vector<std::string>& names,
                   nlohmann::json& report) {
-  std::printf("\nin search: genmove from the empty board, one thread, prior %s (wall clock; CPU time in brackets)\n",
+  std::printf("\nin search: a search from the empty board and an empty tree, budget --playouts N (N new "
+              "simulations), one thread, prior %s (wall clock; CPU time in brackets)\n",
               o.prior.c_str());
   for (size_t i = 0; i < specs.size(); ++i) {
     SearchOptions s;
@@ -156,7 +166,8 @@ void add_bench_command(CLI::App& app) {
   auto options = std::make_shared<BenchOptions>();
   CLI::App* cmd = app.add_subcommand(
       "bench", "Measure playout policies: playouts/s, µs per move and moves per playout on 9x9 and 19x19, one "
-               "thread. Default: uniform, rules and softmax with patterns/kgs-softmax-rollout.model.");
+               "thread. Default: uniform, rules, softmax with patterns/kgs-softmax-rollout.model and gamma with "
+               "patterns/kgs-gamma.model.");
   add_policy_flags(cmd, options->policy, true);
   cmd->add_option("--seconds", options->seconds, "Time spent on each measurement, in seconds")
       ->check(CLI::PositiveNumber)
@@ -167,8 +178,8 @@ void add_bench_command(CLI::App& app) {
                   "cpu_playouts_per_second, us_per_move, cpu_us_per_move, moves_per_playout}}}, policy_specs "
                   "{NAME: SPEC}, and playouts_per_second {\"9\", \"19\"} of the uniform policy");
   cmd->add_flag("--search", options->search,
-                "Also measure each policy inside the search: genmove from the empty board with 20,000 playouts on "
-                "9x9 and 5,000 on 19x19 (JSON: search: {NAME: {\"9\"|\"19\": {playouts_per_second, "
+                "Also measure each policy inside the search: a search from the empty board with a --playouts budget "
+                "(new simulations) of 20,000 on 9x9 and 5,000 on 19x19 (JSON: search: {NAME: {\"9\"|\"19\": {playouts_per_second, "
                 "cpu_playouts_per_second}}})");
   cmd->add_option("--search-prior", options->prior, "Guesser model for the priors in --search, or none")
       ->capture_default_str();

@@ -8,8 +8,9 @@ namespace hane::tools {
 void add_bench_command(CLI::App& app);
 void add_dataset_command(CLI::App& app);
 void add_train_command(CLI::App& app);
-// `hane train diamond|softmax|tree`, each in its own file, added under `train` by train.cc.
+// `hane train diamond|gamma|softmax|tree`, each in its own file, added under `train` by train.cc.
 void add_train_diamond_command(CLI::App* train);
+void add_train_gamma_command(CLI::App* train);
 void add_train_softmax_command(CLI::App* train);
 void add_train_tree_command(CLI::App* train);
 void add_eval_command(CLI::App& app);

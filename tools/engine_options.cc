@@ -15,11 +15,16 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
   SearchOptions& s = o.search;
   const std::string group = "Engine";
   cmd->add_option("--playouts", o.playouts,
-                  "New simulations per move (default " + std::to_string(s.playouts) +
-                      " when no --time-per-move and no clock); with a clock too, the smaller budget wins")
+                  "New simulations per move, not counting the reused subtree's (default " + std::to_string(s.playouts) +
+                      " when no --visits, no --time-per-move and no clock); with a clock too, the smaller budget wins")
       ->check(CLI::PositiveNumber)
       ->group(group);
-  cmd->add_option("--time-per-move", o.time_per_move, "Seconds per move; with --playouts too, the first reached stops")
+  cmd->add_option("--visits", o.visits,
+                  "Root visits per move, the reused subtree's included (as Pachi's -t =N); with --playouts or a clock "
+                  "too, the first limit reached stops")
+      ->check(CLI::PositiveNumber)
+      ->group(group);
+  cmd->add_option("--time-per-move", o.time_per_move, "Seconds per move; with --playouts or --visits too, the first reached stops")
       ->check(CLI::PositiveNumber)
       ->group(group);
   cmd->add_option_function<std::string>(
@@ -47,6 +52,9 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str()
       ->group(group);
+  cmd->add_flag("--prior-absolute", s.prior_absolute,
+                "Priors on an absolute scale: --prior-weight * sqrt(p) virtual wins, not * sqrt(p / p_max)")
+      ->group(group);
   cmd->add_option("--prior-even", s.prior_even, "Virtual visits at win rate 0.5 for every new child")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str()
@@ -68,12 +76,17 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str()
       ->group(group);
+  cmd->add_option("--resign-moves", o.resign_moves,
+                  "Resign only after this many moves in a row below --resign (never before size*size/4 moves)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str()
+      ->group(group);
   cmd->add_flag("!--no-reuse-tree", s.reuse_tree, "Start every search from an empty tree")->group(group);
   cmd->add_option("--time-lag", s.time_lag, "Seconds kept in reserve per move under a clock (network, process delays)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str()
       ->group(group);
-  cmd->add_option("--end-playouts", o.end_playouts, "Playouts behind dead stones and the final score")
+  cmd->add_option("--end-playouts", o.end_playouts, "Playouts behind dead stones, the final score and genmove's pass and cleanup decisions")
       ->check(CLI::PositiveNumber)
       ->capture_default_str()
       ->group(group);
