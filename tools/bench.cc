@@ -69,7 +69,8 @@ Measured measure(PlayoutPolicy& policy, int size, const BenchOptions& o) {
   return m;
 }
 
-// With no --policy: uniform, rules (when registered) and softmax with the shipped rollout model.
+// With no --policy: uniform, rules (when registered), softmax with the shipped rollout model and
+// gamma with the shipped gamma model.
 std::vector<std::string> default_specs() {
   std::vector<std::string> specs = {"uniform"};
   const std::vector<std::string> names = policy_names();
@@ -79,6 +80,12 @@ std::vector<std::string> default_specs() {
     specs.push_back("softmax:" + model);
   } else {
     std::fprintf(stderr, "hane: warning: %s not found, softmax left out\n", model.c_str());
+  }
+  const std::string gamma = std::string(HANE_PATTERNS_DIR) + "/kgs-gamma.model";
+  if (std::filesystem::exists(gamma)) {
+    specs.push_back("gamma:" + gamma);
+  } else {
+    std::fprintf(stderr, "hane: warning: %s not found, gamma left out\n", gamma.c_str());
   }
   return specs;
 }
@@ -159,7 +166,8 @@ void add_bench_command(CLI::App& app) {
   auto options = std::make_shared<BenchOptions>();
   CLI::App* cmd = app.add_subcommand(
       "bench", "Measure playout policies: playouts/s, µs per move and moves per playout on 9x9 and 19x19, one "
-               "thread. Default: uniform, rules and softmax with patterns/kgs-softmax-rollout.model.");
+               "thread. Default: uniform, rules, softmax with patterns/kgs-softmax-rollout.model and gamma with "
+               "patterns/kgs-gamma.model.");
   add_policy_flags(cmd, options->policy, true);
   cmd->add_option("--seconds", options->seconds, "Time spent on each measurement, in seconds")
       ->check(CLI::PositiveNumber)

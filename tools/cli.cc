@@ -71,7 +71,7 @@ std::string check_output(const std::string& path) {
   return "";
 }
 
-// An output folder (match --out): an existing writable folder, or one that can be made in an
+// An output folder (match and tune --out): an existing writable folder, or one that can be made in an
 // existing writable folder.
 std::string check_output_folder(const std::string& path) {
   if (path.empty()) return "empty folder name";
@@ -135,9 +135,9 @@ void harden_app(CLI::App* app) {
       o->check(validator([](std::string& v) { return check_input(v); }, ""));
     } else if (has_name(o, "file") || (has_name(o, "model") && (app->get_name() == "eval" || app->get_name() == "bench"))) {
       o->check(validator([](std::string& v) { return check_model_input(v); }, ""));
-    } else if (app->get_name() == "match" && has_name(o, "out")) {
+    } else if ((app->get_name() == "match" || app->get_name() == "tune") && has_name(o, "out")) {
       o->check(validator([](std::string& v) { return check_output_folder(v); }, ""));
-    } else if (app->get_name() == "match" && has_name(o, "json")) {
+    } else if ((app->get_name() == "match" || app->get_name() == "tune") && has_name(o, "json")) {
       // May name a file inside the --out folder, which the match makes: its folder must be makeable.
       o->check(validator([](std::string& v) {
         const fs::path dir = fs::path(v).parent_path();

@@ -2,6 +2,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
+#include "playout/gamma.h"
 #include "playout/guesser_policy.h"
 #include "playout/rules.h"
 #include "playout/softmax.h"
@@ -78,6 +79,7 @@ constexpr PolicyKind kPolicies[] = {
     {"uniform", "", "uniformly random legal moves that fill no own eye (light playouts)", make_uniform},
     {"rules", "", "hand-written rules: capture, save from atari, MoGo 3x3 patterns, no big self-atari", make_rules_policy},
     {"softmax", "MODEL", "a softmax model's probabilities, kept up to date incrementally (setting: softmax.temperature)", make_softmax},
+    {"gamma", "MODEL", "Bradley-Terry gammas of 3x3 patterns and tactical flags, re-rated incrementally (cheap)", make_gamma_policy},
     {"guesser", "MODEL", "any guesser's probabilities, one full-board guess per move (slow)", make_guesser},
 };
 
