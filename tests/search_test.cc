@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "go/score.h"
 #include "go_fixtures.h"
 #include "gtp/search_player.h"
 #include "search/search_impl.h"
@@ -407,10 +408,42 @@ TEST(Search, SelfPlayEndsWithTwoPasses) {
     ++moves;
   }
   ASSERT_EQ(g.consecutive_passes(), 2) << "no end after " << moves << " moves";
-  // The side that passed last did so after the opponent's pass: winning by its estimate, or
-  // hopeless. Either way the estimate is a decided score (komi 7.5: no jigo).
+  // What the final position implies for the estimate: the margin is the area score of the
+  // board with the stones marked dead removed, komi 7.5 taken off (so a whole number and a
+  // half, within the 49 points of the board), and each chain's status agrees with its mean
+  // ownership seen from its own colour (dead below 0, alive at 0 or above; seki aside).
   const EndEstimate e = s->estimate_end(g, 500);
-  EXPECT_NE(e.area_margin, 0);  // komi 7.5: no jigo
+  Board cleaned = g.board();
+  int dead = 0;
+  for (int i = 0; i < 49; ++i) {
+    const Vertex v = g.board().at(i % 7, i / 7);
+    const size_t k = static_cast<size_t>(v.index());
+    if (!g.board().is_stone(v)) {
+      EXPECT_EQ(e.status[k], PointStatus::kEmpty) << to_gtp(v, 7);
+      continue;
+    }
+    // The chain's mean ownership from its own colour.
+    double own = 0;
+    int stones = 0;
+    Vertex c = v;
+    do {
+      own += e.ownership[static_cast<size_t>(c.index())];
+      ++stones;
+      c = g.board().next_in_chain(c);
+    } while (c != v);
+    own *= (g.board().color(v) == Color::kBlack ? 1.0 : -1.0) / stones;
+    if (e.status[k] == PointStatus::kDead) {
+      EXPECT_LT(own, 0) << to_gtp(v, 7);
+      cleaned.set_stone(v, Color::kEmpty);
+      ++dead;
+    } else if (e.status[k] == PointStatus::kAlive) {
+      EXPECT_GE(own, -1e-6) << to_gtp(v, 7);
+    }
+  }
+  const Score area = area_score(cleaned);
+  EXPECT_LE(area.black + area.white, 49);
+  EXPECT_DOUBLE_EQ(e.area_margin, area.black - area.white - 7.5) << dead << " dead stones";
+  EXPECT_DOUBLE_EQ(e.area_margin - std::floor(e.area_margin), 0.5);
 }
 
 // ---- The parts of the search, on hand-built trees (search/search_impl.h, search/tree.h).
