@@ -339,9 +339,9 @@ TEST_F(CliTest, SmallerThingsBotsRanksMaxGamesAndWrongBenchModels) {
   };
   EXPECT_EQ(read("all"), read("test"));
   EXPECT_THAT(read("all"), HasSubstr("20"));
-  // A model that does not load fails before any benchmarking: nothing measured.
+  // A model file that is not there is a usage error before any benchmarking: nothing measured.
   const Result bench = hane("bench --policy uniform --policy softmax:" + path("no.model"));
-  EXPECT_EQ(bench.code, 1);
+  EXPECT_EQ(bench.code, 2);
   EXPECT_EQ(bench.out, "");
   EXPECT_THAT(bench.err, HasSubstr("no.model"));
 }

@@ -11,6 +11,7 @@
 
 #include "playout/registry.h"
 #include "search/search.h"
+#include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/corpus_options.h"
 #include "tools/policy_options.h"
@@ -121,6 +122,16 @@ void bench_search(const BenchOptions& o, const std::vector<std::string>& specs, 
 
 void run(const BenchOptions& o) {
   const std::vector<std::string> specs = o.policy.specs.empty() ? default_specs() : o.policy.specs;
+  check_settings_used(o.policy.options(), specs);
+  std::error_code ec;
+  if (o.search && o.prior != "none" && o.prior != "uniform" && !std::filesystem::exists(o.prior, ec)) {
+    throw UsageError("--search-prior " + o.prior + ": no such model file (or none)");
+  }
+  // Models of other board sizes than those measured (9x9, 19x19) are said.
+  for (const std::string& spec : specs) {
+    if (spec.find(':') != std::string::npos) warn_if_model_not_for(spec.substr(spec.find(':') + 1), {9, 19}, "bench plays on");
+  }
+  if (o.search && o.prior != "none") warn_if_model_not_for(o.prior, {9, 19}, "bench --search plays on");
   // Every policy (and model) is made first: a wrong one fails before any benchmarking.
   std::vector<std::unique_ptr<PlayoutPolicy>> policies;
   for (const std::string& spec : specs) policies.push_back(o.policy.make(spec));
@@ -133,7 +144,7 @@ void run(const BenchOptions& o) {
   }
 
   nlohmann::json report;
-  std::printf("playouts from the empty board, one thread, %.1f s each (wall clock; CPU time of the thread in "
+  std::printf("playouts from the empty board, one thread, %g s each (wall clock; CPU time of the thread in "
               "brackets)\n", o.seconds);
   int width = 10;
   for (const std::string& n : names) width = std::max(width, static_cast<int>(n.size()));
@@ -170,7 +181,6 @@ void add_bench_command(CLI::App& app) {
                "patterns/kgs-gamma.model.");
   add_policy_flags(cmd, options->policy, true);
   cmd->add_option("--seconds", options->seconds, "Time spent on each measurement, in seconds")
-      ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--seed", options->seed, "PRNG seed")->capture_default_str();
   cmd->add_option("--json", options->json_path,
