@@ -263,7 +263,7 @@ TEST_F(CliUsageTest, TrainingOnAnotherSizeSuggestsSize) {
 
 // Item 12: ranges said plainly.
 TEST_F(CliUsageTest, RangeErrorsSayTheRange) {
-  for (const std::string bad : {std::string("gtp --playouts 0"), std::string("gtp --time-per-move 0"),
+  for (const std::string& bad : {std::string("gtp --playouts 0"), std::string("gtp --time-per-move 0"),
                                 std::string("bench --seconds 0"), "dataset stats " + path("games9") + " --max-games -5"}) {
     const CliResult r = hane(bad, "quit\n");
     EXPECT_EQ(r.code, 2) << bad;

@@ -92,7 +92,8 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
       ->check(positive_number())
       ->capture_default_str()
       ->group(group);
-  cmd->add_flag("!--no-reuse-tree", s.reuse_tree, "Start every search from an empty tree")->group(group);
+  cmd->add_flag_callback("--no-reuse-tree", [&s] { s.reuse_tree = false; }, "Start every search from an empty tree")
+      ->group(group);
   cmd->add_option("--time-lag", s.time_lag, "Seconds kept in reserve per move under a clock (network, process delays)")
       ->check(non_negative_number())
       ->capture_default_str()
