@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 #include <stdexcept>
+#include <vector>
 
 #include "match/report.h"
 #include "match/schedule.h"
@@ -64,10 +65,20 @@ TEST(MatchStats, SprtBoundsAndLlr) {
   EXPECT_NEAR(p.upper(), 2.944439, 1e-6);
   EXPECT_FALSE(p.normalized);
   EXPECT_TRUE(p.per_pair);
-  EXPECT_NEAR(sprt_llr(Wdl{60, 0, 40}, p), 1.882649, 1e-6);
+  // The values below were computed apart from hane (python3, no Lagrange root: a direct
+  // maximisation of sum phat ln p over the distributions of mean s, by golden-section search
+  // on three values and Nelder-Mead on five; script in the commit message of this test).
+  // s0 = 1/2, s1 = 1 / (1 + 10^(-50/400)) = 0.571463.
+  // 60 wins, 40 losses, with the prior: phat = (40.5, 0, 60.5) / 101; on two values the
+  // distribution of mean s is (1 - s, s), so LLR = 100 (60.5/101 ln(s1/s0) +
+  // 40.5/101 ln((1-s1)/(1-s0))) = 100 (0.599010 * 0.133595 - 0.400990 * 0.154227) = 1.817762.
+  EXPECT_NEAR(sprt_llr(Wdl{60, 0, 40}, p), 1.817762, 1e-6);
+  // 30 wins, 20 draws, 10 losses: phat = (10.5, 20, 30.5) / 61; under s0 the draws keep their
+  // share (value 1/2 = s0) and wins and losses split the rest evenly; LLR 3.340874.
+  EXPECT_NEAR(sprt_llr(Wdl{30, 20, 10}, p), 3.340874, 1e-6);
   Pentanomial penta;
   penta.counts = {1, 2, 5, 3, 1};
-  EXPECT_NEAR(sprt_llr(penta, p), -0.211396, 1e-6);
+  EXPECT_NEAR(sprt_llr(penta, p), -0.213598, 1e-6);
   const SprtParams n = parse_sprt("model=normalized,elo1=50");
   EXPECT_TRUE(n.normalized);
   EXPECT_NEAR(sprt_llr(penta, n), -0.066995, 1e-6);
@@ -75,11 +86,42 @@ TEST(MatchStats, SprtBoundsAndLlr) {
   // The prior keeps one pair of a win and a loss from looking like certainty.
   Pentanomial one;
   one.counts = {0, 0, 1, 0, 0};
-  EXPECT_GT(sprt_llr(one, p), -0.2);
-  // Wins only move the LLR up to a decision.
+  EXPECT_NEAR(sprt_llr(one, p), -0.068612, 1e-6);
+  // Won pairs only: the most likely distribution of mean s puts s on two wins and 1 - s on
+  // two losses, so each pair adds about ln(s1 / s0) = 0.1336: 22 pairs stay below the upper
+  // bound (2.920703), 23 cross it (3.054309).
   Pentanomial wins;
-  wins.counts = {0, 0, 0, 0, 12};
+  wins.counts = {0, 0, 0, 0, 22};
+  EXPECT_NEAR(sprt_llr(wins, p), 2.920703, 1e-6);
+  wins.counts[4] = 23;
+  EXPECT_NEAR(sprt_llr(wins, p), 3.054309, 1e-6);
   EXPECT_GT(sprt_llr(wins, p), p.upper());
+}
+
+TEST(MatchStats, ConstrainedMleAndGsprt) {
+  // Two values: the only distribution of mean s is (1 - s, s), so the LLR is the classical
+  // SPRT's, W ln(s1/s0) + L ln((1-s1)/(1-s0)): 60 * 0.133595 + 40 * (-0.154227) = 1.846259.
+  const std::vector<double> two = {0, 1}, p64 = {0.4, 0.6};
+  const std::vector<double> m = mle_with_mean(two, p64, 0.7);
+  EXPECT_NEAR(m[0], 0.3, 1e-12);
+  EXPECT_NEAR(m[1], 0.7, 1e-12);
+  EXPECT_NEAR(gsprt_llr(two, p64, 100, 0.5, score_from_elo(50)), 1.846259, 1e-6);
+  // The sample's own mean gives the sample back (theta = 0), and the mean is always met.
+  const std::vector<double> five = {0, 0.25, 0.5, 0.75, 1}, probs = {0.1, 0.2, 0.3, 0.25, 0.15};
+  const std::vector<double> same = mle_with_mean(five, probs, 0.5375);
+  for (size_t i = 0; i < 5; ++i) EXPECT_NEAR(same[i], probs[i], 1e-12);
+  for (const double s : {0.05, 0.3, 0.5, 0.9}) {
+    const std::vector<double> q = mle_with_mean(five, probs, s);
+    double total = 0, mean = 0;
+    for (size_t i = 0; i < 5; ++i) total += q[i], mean += q[i] * five[i];
+    EXPECT_NEAR(total, 1, 1e-9) << s;
+    EXPECT_NEAR(mean, s, 1e-9) << s;
+  }
+  // A value never seen keeps probability 0; a mean outside the seen values is refused.
+  const std::vector<double> gap = {0.4, 0, 0.6};
+  const std::vector<double> three = {0, 0.5, 1};
+  EXPECT_EQ(mle_with_mean(three, gap, 0.55)[1], 0);
+  EXPECT_THROW(mle_with_mean(three, gap, 1.0), std::invalid_argument);
 }
 
 TEST(MatchStats, SprtParseErrors) {

@@ -9,7 +9,10 @@
 #include <cmath>
 #include <filesystem>
 
+#include "go/score.h"
 #include "go_fixtures.h"
+#include "gtp/search_player.h"
+#include "search/search_impl.h"
 #include "search/tree.h"
 
 namespace hane {
@@ -28,6 +31,26 @@ SearchLimits playouts(int64_t n) {
   SearchLimits l;
   l.playouts = n;
   return l;
+}
+
+// The player on top of the search, for the decisions (pass, resign, cleanup): `playouts` new
+// simulations a move.
+std::unique_ptr<gtp::SearchPlayer> make_player(SearchOptions options = {}, int64_t playouts = 500,
+                                               int resign_moves = 1) {
+  gtp::EngineOptions o;
+  o.search = options;
+  o.playouts = playouts;
+  o.resign_moves = resign_moves;
+  auto p = gtp::SearchPlayer::create(o);
+  EXPECT_TRUE(p.ok()) << p.status();
+  return std::move(*p);
+}
+
+SearchResult player_move(gtp::SearchPlayer& player, const Game& g, Color c, bool cleanup = false) {
+  gtp::Request request;
+  request.color = c;
+  request.cleanup = cleanup;
+  return player.genmove(g, request);
 }
 
 const MoveStats* find_child(const SearchResult& r, Vertex v) {
@@ -54,7 +77,7 @@ TEST(Search, FindsTheVitalPointOfAStraightThreeForBothColours) {
   for (Color c : {Color::kBlack, Color::kWhite}) {
     Game g = game_from_ascii(kVitalPoint, {.komi = -40.5}, c);
     auto s = make_search();
-    const SearchResult r = s->genmove(g, c, playouts(2000));
+    const SearchResult r = s->search(g, c, playouts(2000));
     EXPECT_EQ(to_gtp(r.move, 7), "B7") << color_name(c);
     EXPECT_GT(r.winrate, 0.8) << color_name(c);
     EXPECT_FALSE(r.resign);
@@ -75,7 +98,7 @@ constexpr std::string_view kCapture = R"(
 TEST(Search, CapturesToLive) {
   Game g = game_from_ascii(kCapture, {.komi = -40.5}, Color::kBlack);
   auto s = make_search();
-  const SearchResult r = s->genmove(g, Color::kBlack, playouts(2000));
+  const SearchResult r = s->search(g, Color::kBlack, playouts(2000));
   ASSERT_EQ(to_gtp(r.move, 7), "B7");
   ASSERT_EQ(g.play(r.move), Legality::kLegal);
   EXPECT_EQ(g.board().prisoners(Color::kBlack), 1);
@@ -99,17 +122,15 @@ Game end_game_after_white_pass(double komi) {
   return g;
 }
 
-TEST(Search, PassesAfterTheOpponentPassesWhenPassingWins) {
+TEST(SearchPlayer, PassesAfterTheOpponentPassesWhenPassingWins) {
   Game g = end_game_after_white_pass(5.5);  // 27 - 21 - 5.5 = +0.5 for Black without D4
-  auto s = make_search();
-  const SearchResult r = s->genmove(g, Color::kBlack, playouts(500));
+  const SearchResult r = player_move(*make_player(), g, Color::kBlack);
   EXPECT_TRUE(r.move.is_pass()) << to_gtp(r.move, 7);
 }
 
-TEST(Search, PlaysTheLastPointWhenPassingLoses) {
+TEST(SearchPlayer, PlaysTheLastPointWhenPassingLoses) {
   Game g = end_game_after_white_pass(6.5);  // passing loses by 0.5, D4 wins by 0.5
-  auto s = make_search();
-  const SearchResult r = s->genmove(g, Color::kBlack, playouts(500));
+  const SearchResult r = player_move(*make_player(), g, Color::kBlack);
   EXPECT_EQ(to_gtp(r.move, 7), "D4");
 }
 
@@ -122,11 +143,20 @@ TEST(Search, NeverFillsItsOwnEyes) {
   }
 }
 
-TEST(Search, ResignsBelowTheThresholdOnlyWhenAsked) {
+TEST(SearchPlayer, ResignsBelowTheThresholdOnlyWhenAsked) {
   Game g = game_from_ascii(kVitalPoint, {.komi = 40.5}, Color::kBlack);  // hopeless for Black
-  EXPECT_FALSE(make_search()->genmove(g, Color::kBlack, playouts(300)).resign);
-  auto s = make_search({.resign_threshold = 0.1});
-  EXPECT_TRUE(s->genmove(g, Color::kBlack, playouts(300)).resign);
+  EXPECT_FALSE(player_move(*make_player({}, 300), g, Color::kBlack).resign);
+  EXPECT_TRUE(player_move(*make_player({.resign_threshold = 0.1}, 300), g, Color::kBlack).resign);
+  // With resign_moves 3: only at the third move in a row below the threshold.
+  auto p = make_player({.resign_threshold = 0.1}, 300, 3);
+  EXPECT_FALSE(player_move(*p, g, Color::kBlack).resign);
+  EXPECT_FALSE(player_move(*p, g, Color::kBlack).resign);
+  EXPECT_TRUE(player_move(*p, g, Color::kBlack).resign);
+  p->new_game();  // a new game starts the count again
+  EXPECT_FALSE(player_move(*p, g, Color::kBlack).resign);
+  // Never in the opening: an empty 9x9 board at komi 80 is hopeless for Black, but no resign.
+  Game opening(9, {.komi = 80.5});
+  EXPECT_FALSE(player_move(*make_player({.resign_threshold = 0.5}, 300), opening, Color::kBlack).resign);
 }
 
 TEST(Search, PlayoutBudgetCountsNewSimulationsExactly) {
@@ -141,6 +171,36 @@ TEST(Search, PlayoutBudgetCountsNewSimulationsExactly) {
     EXPECT_EQ(second.playouts, 777);
     EXPECT_GT(second.root_visits, 777);  // the reused subtree's visits come on top
   }
+}
+
+TEST(Search, VisitBudgetCountsTheReusedSubtree) {
+  for (int threads : {1, 2}) {
+    Game g(9);
+    auto s = make_search({.threads = threads});
+    SearchLimits visits;
+    visits.visits = 1500;
+    const SearchResult first = s->search(g, Color::kBlack, visits);
+    EXPECT_EQ(first.playouts, 1500);  // an empty tree: every visit is new
+    EXPECT_EQ(first.root_visits, 1500);
+    const MoveStats* best = find_child(first, first.move);
+    ASSERT_NE(best, nullptr);
+    ASSERT_GT(best->visits, 1);
+    ASSERT_EQ(g.play(first.move), Legality::kLegal);
+    const SearchResult second = s->search(g, Color::kWhite, visits);
+    EXPECT_EQ(second.root_visits, 1500);
+    EXPECT_EQ(second.playouts, 1500 - best->visits);
+    // With a playout limit too, the first reached stops.
+    visits.playouts = 10;
+    ASSERT_EQ(g.play(second.move), Legality::kLegal);
+    EXPECT_EQ(s->search(g, Color::kBlack, visits).playouts, 10);
+  }
+  // A root that already holds the budget still gets one new simulation.
+  Game g(9);
+  auto s = make_search({.playouts = 0, .visits = 40});
+  const SearchResult r = s->search(g, Color::kBlack);
+  EXPECT_EQ(r.root_visits, 40);
+  EXPECT_EQ(s->search(g, Color::kBlack).playouts, 1);
+  EXPECT_FALSE(Search::create({.playouts = 0}).ok());  // no default budget at all
 }
 
 TEST(Search, TreeReuseKeepsTheVisitsOfThePlayedMove) {
@@ -182,14 +242,14 @@ TEST(Search, OneThreadIsDeterministicForASeed) {
 TEST(Search, MemoryCapStopsTreeGrowth) {
   Game g(9);
   auto s = make_search({.expand_visits = 1, .max_tree_mb = 1});
-  const SearchResult r = s->genmove(g, Color::kBlack, playouts(3000));
+  const SearchResult r = s->search(g, Color::kBlack, playouts(3000));
   EXPECT_TRUE(r.tree_full);
   EXPECT_EQ(r.playouts, 3000);
   EXPECT_LE(r.tree_nodes * sizeof(search_internal::Node), size_t{1} << 20);
   EXPECT_EQ(g.legal(r.move, Color::kBlack), Legality::kLegal);
   // The next move reuses what fits and still searches.
   ASSERT_EQ(g.play(r.move), Legality::kLegal);
-  const SearchResult next = s->genmove(g, Color::kWhite, playouts(1000));
+  const SearchResult next = s->search(g, Color::kWhite, playouts(1000));
   EXPECT_EQ(next.playouts, 1000);
   EXPECT_EQ(g.legal(next.move, Color::kWhite), Legality::kLegal);
 }
@@ -199,7 +259,7 @@ TEST(Search, TwoThreadsGiveLegalMovesAndSaneVisits) {
   auto s = make_search({.threads = 2});
   for (int move = 0; move < 4; ++move) {
     const Color c = g.to_move();
-    const SearchResult r = s->genmove(g, c, playouts(3000));
+    const SearchResult r = s->search(g, c, playouts(3000));
     EXPECT_EQ(r.playouts, 3000);
     int64_t child_visits = 0;
     for (const MoveStats& m : r.children) child_visits += m.visits;
@@ -263,14 +323,14 @@ TEST(Search, EndEstimateFindsDeadStonesAndSeki) {
   EXPECT_DOUBLE_EQ(e.territory_margin, 29 - 6 - 7.5);
 }
 
-TEST(Search, CleanupCapturesDeadStonesInsteadOfPassing) {
+TEST(SearchPlayer, CleanupCapturesDeadStonesInsteadOfPassing) {
   Game g = game_from_ascii(kSekiAndDead, {.komi = 7.5}, Color::kWhite);
   ASSERT_EQ(g.play(Vertex::pass()), Legality::kLegal);
-  auto s = make_search();
+  auto p = make_player({}, 1000);
   // Normal genmove: White passed and Black wins with G3 dead, so Black passes.
-  EXPECT_TRUE(s->genmove(g, Color::kBlack, playouts(1000)).move.is_pass());
+  EXPECT_TRUE(player_move(*p, g, Color::kBlack).move.is_pass());
   // Cleanup: a liberty of the dead stone.
-  const SearchResult r = s->genmove(g, Color::kBlack, playouts(1000), /*cleanup=*/true);
+  const SearchResult r = player_move(*p, g, Color::kBlack, /*cleanup=*/true);
   const std::string m = to_gtp(r.move, 9);
   EXPECT_TRUE(m == "G4" || m == "F3" || m == "H3" || m == "G2") << m;
 }
@@ -339,18 +399,151 @@ TEST(Search, GuesserPriorsLeadTheFirstVisits) {
 TEST(Search, SelfPlayEndsWithTwoPasses) {
   Game g(7, {.komi = 7.5});
   auto s = make_search();
+  auto player = make_player({}, 300);
   int moves = 0;
   while (g.consecutive_passes() < 2 && moves < 200) {
-    const SearchResult r = s->genmove(g, g.to_move(), playouts(300));
+    const SearchResult r = player_move(*player, g, g.to_move());
     ASSERT_FALSE(r.resign);
     ASSERT_EQ(g.play(r.move), Legality::kLegal) << to_gtp(r.move, 7) << " at move " << moves;
     ++moves;
   }
   ASSERT_EQ(g.consecutive_passes(), 2) << "no end after " << moves << " moves";
-  // The side that passed last did so after the opponent's pass: winning by its estimate, or
-  // hopeless. Either way the estimate is a decided score (komi 7.5: no jigo).
+  // What the final position implies for the estimate: the margin is the area score of the
+  // board with the stones marked dead removed, komi 7.5 taken off (so a whole number and a
+  // half, within the 49 points of the board), and each chain's status agrees with its mean
+  // ownership seen from its own colour (dead below 0, alive at 0 or above; seki aside).
   const EndEstimate e = s->estimate_end(g, 500);
-  EXPECT_NE(e.area_margin, 0);  // komi 7.5: no jigo
+  Board cleaned = g.board();
+  int dead = 0;
+  for (int i = 0; i < 49; ++i) {
+    const Vertex v = g.board().at(i % 7, i / 7);
+    const size_t k = static_cast<size_t>(v.index());
+    if (!g.board().is_stone(v)) {
+      EXPECT_EQ(e.status[k], PointStatus::kEmpty) << to_gtp(v, 7);
+      continue;
+    }
+    // The chain's mean ownership from its own colour.
+    double own = 0;
+    int stones = 0;
+    Vertex c = v;
+    do {
+      own += e.ownership[static_cast<size_t>(c.index())];
+      ++stones;
+      c = g.board().next_in_chain(c);
+    } while (c != v);
+    own *= (g.board().color(v) == Color::kBlack ? 1.0 : -1.0) / stones;
+    if (e.status[k] == PointStatus::kDead) {
+      EXPECT_LT(own, 0) << to_gtp(v, 7);
+      cleaned.set_stone(v, Color::kEmpty);
+      ++dead;
+    } else if (e.status[k] == PointStatus::kAlive) {
+      EXPECT_GE(own, -1e-6) << to_gtp(v, 7);
+    }
+  }
+  const Score area = area_score(cleaned);
+  EXPECT_LE(area.black + area.white, 49);
+  EXPECT_DOUBLE_EQ(e.area_margin, area.black - area.white - 7.5) << dead << " dead stones";
+  EXPECT_DOUBLE_EQ(e.area_margin - std::floor(e.area_margin), 0.5);
+}
+
+// ---- The parts of the search, on hand-built trees (search/search_impl.h, search/tree.h).
+
+using search_internal::NodePool;
+
+// Children [first, first + count) for `parent`, their moves 1, 2, ... unless given.
+int32_t add_children(NodePool& pool, int32_t parent, int count) {
+  const int32_t first = pool.allocate(count);
+  if (first < 0) return -1;
+  for (int k = 0; k < count; ++k) pool[first + k].move = static_cast<int16_t>(1 + k % 300);
+  pool[parent].first_child = first;
+  pool[parent].num_children = static_cast<uint16_t>(count);
+  pool[parent].state.store(search_internal::Node::kExpanded);
+  return first;
+}
+
+TEST(SearchParts, PriorArithmetic) {
+  using search_internal::child_prior;
+  // Even prior only (no guesser): 10 visits at win rate 0.5.
+  EXPECT_FLOAT_EQ(child_prior(10, 40, 0, 0).visits, 10);
+  EXPECT_FLOAT_EQ(child_prior(10, 40, 0, 0).wins, 5);
+  // Relative: p = 0.1 of p_max 0.4: 40 * sqrt(1/4) = 20 more visits, all wins.
+  EXPECT_FLOAT_EQ(child_prior(10, 40, 0.1, 0.4).visits, 30);
+  EXPECT_FLOAT_EQ(child_prior(10, 40, 0.1, 0.4).wins, 25);
+  EXPECT_FLOAT_EQ(child_prior(10, 40, 0.4, 0.4).visits, 50);  // the top move gets the weight
+  // Absolute (scale = the sum, 1 for probabilities): p = 0.04 gives 80 * 0.2 = 16.
+  EXPECT_FLOAT_EQ(child_prior(10, 80, 0.04, 1).visits, 26);
+  EXPECT_FLOAT_EQ(child_prior(10, 80, 0.04, 1).wins, 21);
+  EXPECT_FLOAT_EQ(child_prior(0, 80, 0.25, 1).wins, 40);
+  // A negative score counts as 0.
+  EXPECT_FLOAT_EQ(child_prior(10, 40, -1, 1).visits, 10);
+}
+
+TEST(SearchParts, AmafCreditsFirstPlaysOfTheMoverOnly) {
+  const Board b(9);
+  const Vertex a = gtp(b, "A1"), bb = gtp(b, "B1"), c = gtp(b, "C1");
+  NodePool pool(size_t{1} << 20);
+  const int32_t root = pool.allocate(1);
+  const int32_t kids = add_children(pool, root, 3);  // A1, B1, pass
+  pool[kids].move = static_cast<int16_t>(a.index());
+  pool[kids + 1].move = static_cast<int16_t>(bb.index());
+  pool[kids + 2].move = static_cast<int16_t>(Vertex::pass().index());
+  const int32_t grand = add_children(pool, kids, 2);  // under A1: B1, C1
+  pool[grand].move = static_cast<int16_t>(bb.index());
+  pool[grand + 1].move = static_cast<int16_t>(c.index());
+  // Tree: Black A1, White C1; playout: Black B1, then Black C1 (after a capture, say).
+  const std::vector<int32_t> path{root, kids, grand + 1};
+  const std::vector<Move> moves{{Color::kBlack, a}, {Color::kWhite, c}, {Color::kBlack, bb}, {Color::kBlack, c}};
+  std::vector<uint8_t> first(b.geometry().num_vertices(), 0);
+  search_internal::backup_amaf(pool, path, moves, /*black_half=*/2, first);  // Black won
+  auto amaf = [&](int32_t i) { return std::pair{pool[i].amaf_visits.load(), pool[i].amaf_half_wins.load()}; };
+  // At the root Black is to move: A1 and B1 were first played by Black (a win: 2 half-wins).
+  EXPECT_EQ(amaf(kids), (std::pair{1, 2}));
+  EXPECT_EQ(amaf(kids + 1), (std::pair{1, 2}));
+  EXPECT_EQ(amaf(kids + 2), (std::pair{0, 0}));  // pass is never credited
+  // Under A1 White is to move: C1 first by White (a loss for White), B1 by Black (no credit).
+  EXPECT_EQ(amaf(grand + 1), (std::pair{1, 0}));
+  EXPECT_EQ(amaf(grand), (std::pair{0, 0}));
+  // The leaf C1 has no children; the scratch is left clean.
+  EXPECT_TRUE(std::all_of(first.begin(), first.end(), [](uint8_t x) { return x == 0; }));
+  // A jigo gives each side one half-win.
+  search_internal::backup_amaf(pool, path, moves, /*black_half=*/1, first);
+  EXPECT_EQ(amaf(kids), (std::pair{2, 3}));
+  EXPECT_EQ(amaf(grand + 1), (std::pair{2, 1}));
+}
+
+TEST(SearchParts, RerootOfAFullPoolKeepsWhatFits) {
+  constexpr int32_t C = NodePool::kChunk;
+  NodePool pool(2 * static_cast<size_t>(C) * sizeof(search_internal::Node));
+  // Old layout, two full chunks: root, its children X and Y, X's children k1 and k2, k2's block
+  // of C - 5 (filling chunk 0), then k1's block of C (chunk 1).
+  const int32_t root = pool.allocate(1);
+  const int32_t x = add_children(pool, root, 2);
+  const int32_t k = add_children(pool, x, 2);
+  ASSERT_EQ(add_children(pool, k + 1, C - 5), 5);
+  ASSERT_EQ(add_children(pool, k, C), C);
+  ASSERT_EQ(pool.used(), size_t{2} * C);
+  pool[x].visits.store(1000);
+  pool[k].visits.store(600);
+  pool[k + 1].visits.store(300);
+  pool[k].half_wins.store(700);
+  // Breadth first, k1's block comes first and takes chunk 1; k2's block then has no room left,
+  // so k2 stays a leaf and its children are dropped.
+  const int32_t new_root = search_internal::reroot(pool, x);
+  ASSERT_EQ(new_root, 0);
+  const auto& r = pool[new_root];
+  EXPECT_EQ(r.visits.load(), 1000);
+  ASSERT_TRUE(r.expanded());
+  ASSERT_EQ(r.num_children, 2);
+  const auto& k1 = pool[r.first_child];
+  const auto& k2 = pool[r.first_child + 1];
+  EXPECT_EQ(k1.visits.load(), 600);
+  EXPECT_EQ(k1.half_wins.load(), 700);
+  EXPECT_EQ(k2.visits.load(), 300);
+  ASSERT_TRUE(k1.expanded());
+  EXPECT_EQ(k1.num_children, C);
+  EXPECT_FALSE(k2.expanded());
+  EXPECT_TRUE(pool.full());
+  // A search on top of such a tree still runs (the pool is full, the leaves play out).
 }
 
 TEST(Search, CreateRejectsBadOptions) {
@@ -364,6 +557,7 @@ TEST(Search, CreateRejectsBadOptions) {
   EXPECT_TRUE(rejected([](SearchOptions& o) { o.threads = 0; }));
   EXPECT_TRUE(rejected([](SearchOptions& o) { o.max_tree_mb = 0; }));
   EXPECT_TRUE(rejected([](SearchOptions& o) { o.resign_threshold = 1.5; }));
+  EXPECT_TRUE(rejected([](SearchOptions& o) { o.visits = -1; }));
   EXPECT_TRUE(rejected([](SearchOptions& o) { o.policy_options.settings["uniform.nonsense"] = "1"; }));
 }
 

@@ -11,6 +11,7 @@
 
 #include "playout/registry.h"
 #include "search/search.h"
+#include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/corpus_options.h"
 #include "tools/policy_options.h"
@@ -69,7 +70,8 @@ Measured measure(PlayoutPolicy& policy, int size, const BenchOptions& o) {
   return m;
 }
 
-// With no --policy: uniform, rules (when registered) and softmax with the shipped rollout model.
+// With no --policy: uniform, rules (when registered), softmax with the shipped rollout model and
+// gamma with the shipped gamma model.
 std::vector<std::string> default_specs() {
   std::vector<std::string> specs = {"uniform"};
   const std::vector<std::string> names = policy_names();
@@ -80,14 +82,23 @@ std::vector<std::string> default_specs() {
   } else {
     std::fprintf(stderr, "hane: warning: %s not found, softmax left out\n", model.c_str());
   }
+  const std::string gamma = std::string(HANE_PATTERNS_DIR) + "/kgs-gamma.model";
+  if (std::filesystem::exists(gamma)) {
+    specs.push_back("gamma:" + gamma);
+  } else {
+    std::fprintf(stderr, "hane: warning: %s not found, gamma left out\n", gamma.c_str());
+  }
   return specs;
 }
 
-// In-search rates: genmove from the empty board with 20,000 new simulations on 9x9 and 5,000 on
-// 19x19 (as Pachi's `-t =N` counts them), one thread, each policy with the --search-prior.
+// In-search rates: a search from the empty board and an empty tree with a budget of 20,000 new
+// simulations (the --playouts budget) on 9x9 and 5,000 on 19x19, one thread, each policy with the
+// --search-prior. With no tree to reuse, --visits N would run the same N simulations; in a game
+// it counts the kept subtree's visits too, as Pachi's `-t =N` does.
 void bench_search(const BenchOptions& o, const std::vector<std::string>& specs, const std::vector<std::string>& names,
                   nlohmann::json& report) {
-  std::printf("\nin search: genmove from the empty board, one thread, prior %s (wall clock; CPU time in brackets)\n",
+  std::printf("\nin search: a search from the empty board and an empty tree, budget --playouts N (N new "
+              "simulations), one thread, prior %s (wall clock; CPU time in brackets)\n",
               o.prior.c_str());
   for (size_t i = 0; i < specs.size(); ++i) {
     SearchOptions s;
@@ -111,6 +122,16 @@ void bench_search(const BenchOptions& o, const std::vector<std::string>& specs, 
 
 void run(const BenchOptions& o) {
   const std::vector<std::string> specs = o.policy.specs.empty() ? default_specs() : o.policy.specs;
+  check_settings_used(o.policy.options(), specs);
+  std::error_code ec;
+  if (o.search && o.prior != "none" && o.prior != "uniform" && !std::filesystem::exists(o.prior, ec)) {
+    throw UsageError("--search-prior " + o.prior + ": no such model file (or none)");
+  }
+  // Models of other board sizes than those measured (9x9, 19x19) are said.
+  for (const std::string& spec : specs) {
+    if (spec.find(':') != std::string::npos) warn_if_model_not_for(spec.substr(spec.find(':') + 1), {9, 19}, "bench plays on");
+  }
+  if (o.search && o.prior != "none") warn_if_model_not_for(o.prior, {9, 19}, "bench --search plays on");
   // Every policy (and model) is made first: a wrong one fails before any benchmarking.
   std::vector<std::unique_ptr<PlayoutPolicy>> policies;
   for (const std::string& spec : specs) policies.push_back(o.policy.make(spec));
@@ -123,7 +144,7 @@ void run(const BenchOptions& o) {
   }
 
   nlohmann::json report;
-  std::printf("playouts from the empty board, one thread, %.1f s each (wall clock; CPU time of the thread in "
+  std::printf("playouts from the empty board, one thread, %g s each (wall clock; CPU time of the thread in "
               "brackets)\n", o.seconds);
   int width = 10;
   for (const std::string& n : names) width = std::max(width, static_cast<int>(n.size()));
@@ -156,10 +177,10 @@ void add_bench_command(CLI::App& app) {
   auto options = std::make_shared<BenchOptions>();
   CLI::App* cmd = app.add_subcommand(
       "bench", "Measure playout policies: playouts/s, µs per move and moves per playout on 9x9 and 19x19, one "
-               "thread. Default: uniform, rules and softmax with patterns/kgs-softmax-rollout.model.");
+               "thread. Default: uniform, rules, softmax with patterns/kgs-softmax-rollout.model and gamma with "
+               "patterns/kgs-gamma.model.");
   add_policy_flags(cmd, options->policy, true);
   cmd->add_option("--seconds", options->seconds, "Time spent on each measurement, in seconds")
-      ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--seed", options->seed, "PRNG seed")->capture_default_str();
   cmd->add_option("--json", options->json_path,
@@ -167,8 +188,8 @@ void add_bench_command(CLI::App& app) {
                   "cpu_playouts_per_second, us_per_move, cpu_us_per_move, moves_per_playout}}}, policy_specs "
                   "{NAME: SPEC}, and playouts_per_second {\"9\", \"19\"} of the uniform policy");
   cmd->add_flag("--search", options->search,
-                "Also measure each policy inside the search: genmove from the empty board with 20,000 playouts on "
-                "9x9 and 5,000 on 19x19 (JSON: search: {NAME: {\"9\"|\"19\": {playouts_per_second, "
+                "Also measure each policy inside the search: a search from the empty board with a --playouts budget "
+                "(new simulations) of 20,000 on 9x9 and 5,000 on 19x19 (JSON: search: {NAME: {\"9\"|\"19\": {playouts_per_second, "
                 "cpu_playouts_per_second}}})");
   cmd->add_option("--search-prior", options->prior, "Guesser model for the priors in --search, or none")
       ->capture_default_str();

@@ -45,6 +45,11 @@ void print_row(int width, const std::string& name, const EvalResult& r) {
 
 void run_eval(const EvalFlags& f) {
   if (f.labels.size() > f.models.size()) throw CLI::ValidationError("--label", "more labels than models");
+  for (size_t i = 0; i < f.labels.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (f.labels[i] == f.labels[j]) throw UsageError("--label " + f.labels[i] + " given twice: each row needs its own name");
+    }
+  }
   std::vector<std::unique_ptr<Guesser>> guessers;
   for (const std::string& m : f.models) {
     auto g = load_guesser(m);

@@ -145,6 +145,7 @@ Request Engine::request_for(Color c) const {
   r.color = c;
   r.clock = &clocks_[static_cast<int>(c)];
   r.stop = &input_->interrupt;
+  r.territory = rules_.scoring == Scoring::kTerritory;
   return r;
 }
 
@@ -161,24 +162,6 @@ std::string Engine::genmove(Call& call, bool cleanup, bool commit) {
     log("gtp: the move generator chose " + to_gtp(v, game_.size()) + ", which is " +
         std::string(legality_name(game_.legal(v, c))) + "; passing instead");
     v = Vertex::pass();
-  }
-  if (cleanup && v.is_pass()) {
-    // Capture what looks dead: a legal move on a liberty of a dead opponent chain.
-    const EndEstimate end = player_->estimate_end(game_);
-    const Board& board = game_.board();
-    for (int i = 0; i < board.size() * board.size(); ++i) {
-      const Vertex s = board.at(i % board.size(), i / board.size());
-      if (board.color(s) != opponent(c) || end.status[static_cast<size_t>(s.index())] != PointStatus::kDead) continue;
-      std::vector<Vertex> libs(static_cast<size_t>(game_.board().liberties(s)));
-      game_.board().liberties_of(s, libs);
-      const auto it = std::find_if(libs.begin(), libs.end(), [&](Vertex l) {
-        return game_.legal(l, c) == Legality::kLegal;
-      });
-      if (it != libs.end()) {
-        v = *it;
-        break;
-      }
-    }
   }
   if (commit) play(c, v);
   return to_gtp(v, game_.size());

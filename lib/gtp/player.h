@@ -23,6 +23,8 @@ struct Request {
   const TimeControl* clock = nullptr;
   /// kgs-genmove_cleanup: do not pass while opponent stones that look dead are on the board.
   bool cleanup = false;
+  /// The game is scored by territory (Japanese counting), not by area: for the pass decision.
+  bool territory = false;
   /// Set from another thread (gogui-interrupt; new input during analysis): stop and answer with
   /// the best result so far.
   const std::atomic<bool>* stop = nullptr;

@@ -6,7 +6,6 @@
 #include <ostream>
 
 #include "go/position.h"
-#include "predict/load.h"
 
 namespace hane::gtp {
 namespace {
@@ -40,29 +39,33 @@ EngineOptions default_engine_options(const std::string& patterns_dir) {
   return o;
 }
 
-SearchPlayer::SearchPlayer(const EngineOptions& options, std::unique_ptr<Search> search,
-                           std::unique_ptr<Guesser> guesser)
-    : options_(options), search_(std::move(search)), guesser_(std::move(guesser)) {}
+SearchPlayer::SearchPlayer(const EngineOptions& options, std::unique_ptr<Search> search)
+    : options_(options), search_(std::move(search)) {}
 
 SearchPlayer::~SearchPlayer() = default;
 
 absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::create(const EngineOptions& options) {
   EngineOptions o = options;
-  if (o.playouts > 0) o.search.playouts = o.playouts;
+  // A count given replaces the default budget; with --visits alone, no playout cap.
+  if (o.playouts > 0 || o.visits > 0) {
+    o.search.playouts = o.playouts;
+    o.search.visits = o.visits;
+  }
+  if (o.resign_moves < 1) {
+    return absl::InvalidArgumentError("resign moves must be >= 1, got " + std::to_string(o.resign_moves));
+  }
   auto search = Search::create(o.search);
   if (!search.ok()) return search.status();
-  std::unique_ptr<Guesser> guesser;
-  if (!o.search.prior.empty() && o.search.prior != "none") {
-    auto g = load_guesser(o.search.prior);
-    if (!g.ok()) return g.status();
-    guesser = std::move(*g);
-  }
-  return std::unique_ptr<SearchPlayer>(new SearchPlayer(o, std::move(*search), std::move(guesser)));
+  return std::unique_ptr<SearchPlayer>(new SearchPlayer(o, std::move(*search)));
 }
 
 std::string SearchPlayer::name() const {
   std::string budget;
-  if (options_.playouts > 0 || options_.time_per_move <= 0) budget = std::to_string(options_.search.playouts) + " playouts";
+  if (count_budget()) {
+    const SearchOptions& s = options_.search;
+    if (s.playouts > 0) budget = std::to_string(s.playouts) + " playouts";
+    if (s.visits > 0) budget += (budget.empty() ? "" : " or ") + std::to_string(s.visits) + " visits";
+  }
   if (options_.time_per_move > 0) {
     char t[32];
     std::snprintf(t, sizeof t, "%gs", options_.time_per_move);
@@ -75,11 +78,14 @@ std::string SearchPlayer::name() const {
 SearchLimits SearchPlayer::limits(const Game& game, const Request& request) const {
   SearchLimits l;
   if (request.clock && request.clock->settings().kind != TimeSettings::Kind::kNone) {
-    l = search_->limits_for(game, *request.clock, options_.playouts > 0);
+    l = search_->limits_for(game, *request.clock, options_.playouts > 0 || options_.visits > 0);
     if (options_.time_per_move > 0) l.seconds = l.seconds > 0 ? std::min(l.seconds, options_.time_per_move) : options_.time_per_move;
   } else {
     l.seconds = options_.time_per_move;
-    if (options_.playouts > 0 || options_.time_per_move <= 0) l.playouts = options_.search.playouts;
+    if (count_budget()) {
+      l.playouts = options_.search.playouts;
+      l.visits = options_.search.visits;
+    }
   }
   l.stop = request.stop;
   return l;
@@ -92,13 +98,89 @@ SearchResult SearchPlayer::genmove(const Game& game, const Request& request) {
     callback.interval_ms = std::max(1, static_cast<int>(std::lround(request.report_interval * 1000)));
     callback.on_update = request.report;
   }
-  return search_->genmove(game, request.color, l, request.cleanup, request.report ? &callback : nullptr);
+  SearchResult r = search_->search(game, request.color, l, request.report ? &callback : nullptr);
+  decide(game, request, r);
+  return r;
+}
+
+// The player's decisions on a search result: cleanup, pass, resign (search_player.h).
+void SearchPlayer::decide(const Game& game, const Request& request, SearchResult& r) {
+  const Color to_play = request.color;
+  const Board& board = game.board();
+  const bool opponent_passed = !game.moves().empty() && game.moves().back().vertex.is_pass() &&
+                               game.moves().back().color == opponent(to_play);
+  auto best_non_pass = [&](auto accept) -> const MoveStats* {
+    for (const MoveStats& s : r.children) {
+      if (!s.move.is_pass() && s.visits > 0 && accept(s.move)) return &s;
+    }
+    return nullptr;
+  };
+  auto choose = [&](const MoveStats* s) {
+    r.move = s ? s->move : Vertex::pass();
+    r.winrate = s ? s->winrate : r.winrate;
+  };
+  if (request.cleanup) {
+    const EndEstimate e = estimate_end(game);
+    // Liberties of opponent stones estimated dead: playing there captures them.
+    std::vector<uint8_t> target(e.status.size(), 0);
+    bool any_dead = false;
+    for (size_t i = 0; i < e.status.size(); ++i) {
+      const Vertex v(static_cast<int>(i));
+      if (e.status[i] != PointStatus::kDead || board.color(v) != opponent(to_play)) continue;
+      any_dead = true;
+      for (Vertex n : board.neighbours(v)) {
+        if (board.is_empty(n)) target[n.index()] = 1;
+      }
+    }
+    if (any_dead) {
+      // The most visited target, else any legal target point, else the best other move; pass
+      // only when no move is left.
+      if (const MoveStats* s = best_non_pass([&](Vertex v) { return target[v.index()] != 0; })) return choose(s);
+      for (int16_t p : board.empty_points()) {
+        const Vertex v(p);
+        if (target[p] && game.legal(v, to_play) == Legality::kLegal) {
+          r.move = v;
+          return;
+        }
+      }
+      return choose(best_non_pass([](Vertex) { return true; }));
+    }
+  }
+  if (opponent_passed) {
+    const EndEstimate e = estimate_end(game);
+    const double black = request.territory ? e.territory_margin : e.area_margin;
+    const double margin = to_play == Color::kBlack ? black : -black;
+    // Pass when it wins under the game's scoring with the dead stones removed, or when the
+    // search sees no hope in going on (so that a lost game still ends).
+    if (margin > 0 || r.winrate < 0.05) {
+      r.move = Vertex::pass();
+      low_moves_ = 0;
+      return;
+    }
+    choose(best_non_pass([](Vertex) { return true; }));
+  }
+  // Resign after options().resign_moves searches in a row below the threshold, never in the
+  // opening.
+  const double threshold = options_.search.resign_threshold;
+  if (threshold > 0 && r.playouts > 0 && r.winrate < threshold) {
+    ++low_moves_;
+  } else {
+    low_moves_ = 0;
+  }
+  // The opening: fewer than size² / 4 moves played and stones on the board (a set-up position
+  // counts by its stones).
+  const int opening = board.size() * board.size() / 4;
+  const bool in_opening = static_cast<int>(game.moves().size()) < opening && board.num_stones() < opening;
+  if (low_moves_ >= options_.resign_moves && !in_opening) r.resign = true;
 }
 
 void SearchPlayer::analyze(const Game& game, const Request& request) {
   SearchLimits l;
   l.stop = request.stop;
-  if (!request.stop) l.playouts = options_.search.playouts;
+  if (!request.stop) {
+    l.playouts = options_.search.playouts;
+    l.visits = options_.search.visits;
+  }
   AnalysisCallback callback;
   callback.interval_ms = std::max(1, static_cast<int>(std::lround(request.report_interval * 1000)));
   callback.on_update = request.report;
@@ -115,15 +197,16 @@ std::vector<float> SearchPlayer::ownership(const Game& game) {
 }
 
 std::vector<float> SearchPlayer::priors(const Game& game, Color color) {
-  if (!guesser_) return {};
+  Guesser* guesser = search_->guesser();
+  if (!guesser) return {};
   const Board& board = game.board();
   std::vector<Vertex> candidates(board.empty_points().size());
   candidates.resize(static_cast<size_t>(legal_moves(board, color, candidates)));
   std::vector<float> p(static_cast<size_t>(board.geometry().num_vertices()), 0.0f);
   if (candidates.empty()) return p;
   std::vector<float> scores(candidates.size());
-  guesser_->score(position_of(game, color), candidates, scores);
-  if (!guesser_->gives_probabilities()) {
+  guesser->score(position_of(game, color), candidates, scores);
+  if (!guesser->gives_probabilities()) {
     // Scores to probabilities by a softmax.
     const float top = *std::max_element(scores.begin(), scores.end());
     double sum = 0;
@@ -135,7 +218,8 @@ std::vector<float> SearchPlayer::priors(const Game& game, Color color) {
 }
 
 std::string SearchPlayer::explain(const Game& game, Color color, Vertex move, bool model_words) {
-  if (!guesser_ || !move.is_point()) return "";
+  Guesser* guesser = search_->guesser();
+  if (!guesser || !move.is_point()) return "";
   const std::vector<float> p = priors(game, color);
   const float mine = p[static_cast<size_t>(move.index())];
   if (mine <= 0) return "";
@@ -144,11 +228,14 @@ std::string SearchPlayer::explain(const Game& game, Color color, Vertex move, bo
   std::snprintf(text, sizeof text, "the guesser's %s choice (%.0f%%)", ordinal(rank).c_str(), 100.0 * mine);
   if (!model_words) return text;
   // The guesser's own words on the move (its pattern, features or leaf), before the ranking.
-  const std::string why = guesser_->explain(position_of(game, color), move);
+  const std::string why = guesser->explain(position_of(game, color), move);
   return why.empty() ? std::string(text) : why + ", " + text;
 }
 
-void SearchPlayer::new_game() { search_->clear(); }
+void SearchPlayer::new_game() {
+  search_->clear();
+  low_moves_ = 0;
+}
 
 absl::StatusOr<std::unique_ptr<SearchPlayer>> make_search_player(EngineOptions options, bool fallback,
                                                                   std::ostream* log) {

@@ -16,14 +16,22 @@ namespace hane::gtp {
 
 struct EngineOptions {
   /// Policy, prior, threads, seed and the search's other knobs. search.playouts is the budget
-  /// per move when neither `playouts` nor `time_per_move` is given and no clock runs.
+  /// per move when none of `playouts`, `visits` and `time_per_move` is given and no clock runs.
   SearchOptions search;
   /// New simulations per move (0: not given). With a clock as well, the smaller budget wins.
   int64_t playouts = 0;
-  /// Seconds per move (0: not given). With `playouts` as well, the first reached stops.
+  /// Root visits per move, the reused subtree included, as Pachi's `-t =N` (0: not given).
+  /// With `playouts` or a clock as well, the first limit reached stops.
+  int64_t visits = 0;
+  /// Seconds per move (0: not given). With a count budget as well, the first reached stops.
   double time_per_move = 0;
-  /// Playouts behind the dead-stone and final-score estimate.
+  /// Playouts behind the dead-stone and final-score estimate, and behind genmove's pass and
+  /// cleanup decisions.
   int end_playouts = 1000;
+  /// Resign only after this many of the player's moves in a row below
+  /// search.resign_threshold (and never in the opening: while both the moves played and the
+  /// stones on the board are fewer than size² / 4), >= 1.
+  int resign_moves = 1;
 };
 
 /// The shipped defaults, the best measured at equal time (docs/strength.md): the `rules`
@@ -37,6 +45,13 @@ class SearchPlayer final : public MoveGenerator {
   ~SearchPlayer() override;
 
   std::string name() const override;
+  /// The search's move, then the player's decisions, taken here only: in cleanup mode
+  /// (request.cleanup, kgs-genmove_cleanup) a move that captures opponent stones estimated dead
+  /// (estimate_end) while there are any, never a pass while any other move is left; after the
+  /// opponent's pass, pass when passing wins under the game's scoring (request.territory) with
+  /// the estimated dead stones removed, or when the best win rate is below 5% (so a lost game
+  /// still ends), else play the best other move; resign after options().resign_moves moves in a
+  /// row below search.resign_threshold, never in the opening. The move is legal in `game`.
   SearchResult genmove(const Game& game, const Request& request) override;
   /// Searches without a budget until the stop flag, reporting every interval.
   void analyze(const Game& game, const Request& request) override;
@@ -51,12 +66,15 @@ class SearchPlayer final : public MoveGenerator {
   const EngineOptions& options() const { return options_; }
 
  private:
-  SearchPlayer(const EngineOptions& options, std::unique_ptr<Search> search, std::unique_ptr<Guesser> guesser);
+  SearchPlayer(const EngineOptions& options, std::unique_ptr<Search> search);
   SearchLimits limits(const Game& game, const Request& request) const;
+  void decide(const Game& game, const Request& request, SearchResult& result);
+  /// A playout or visit count limits a move: given, or the default when no time is.
+  bool count_budget() const { return options_.playouts > 0 || options_.visits > 0 || options_.time_per_move <= 0; }
 
   EngineOptions options_;
   std::unique_ptr<Search> search_;
-  std::unique_ptr<Guesser> guesser_;  // the prior's model, for priors() and explain()
+  int low_moves_ = 0;                 // moves in a row below the resign threshold
 };
 
 /// The player `options` describe. When `fallback` is set and the policy or prior cannot be

@@ -20,27 +20,27 @@ constexpr std::array<double, 5> kIndependentPair = {1 / 16.0, 4 / 16.0, 6 / 16.0
 const double kNeloScale = 800.0 / std::log(10.0);
 
 
-// Shared LLR of a discrete score distribution: values[i] with weights[i].
+// The LLR of a discrete score distribution: values[i] with weights[i] (counts plus the
+// prior), over n_real games or pairs.
 template <size_t N>
 double llr_of(const std::array<double, N>& values, const std::array<double, N>& weights, double n_real,
               const SprtParams& params, double nelo_sd_factor) {
   const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
-  double mean = 0;
-  for (size_t i = 0; i < N; ++i) mean += values[i] * weights[i] / total;
-  double var = 0;
-  for (size_t i = 0; i < N; ++i) var += weights[i] / total * (values[i] - mean) * (values[i] - mean);
-  if (var <= 0) return 0;
-  double s0, s1;
-  if (params.normalized) {
-    // nElo is defined on the per-game standard deviation; a pair's sd is sqrt(2) times smaller
-    // for independent games, hence the factor sqrt(2 var) for pairs (fastchess, fishtest).
-    const double sd = std::sqrt(nelo_sd_factor * var);
-    s0 = 0.5 + params.elo0 * sd / kNeloScale;
-    s1 = 0.5 + params.elo1 * sd / kNeloScale;
-  } else {
-    s0 = score_from_elo(params.elo0);
-    s1 = score_from_elo(params.elo1);
+  std::array<double, N> probs;
+  for (size_t i = 0; i < N; ++i) probs[i] = weights[i] / total;
+  if (!params.normalized) {
+    return gsprt_llr(values, probs, n_real, score_from_elo(params.elo0), score_from_elo(params.elo1));
   }
+  double mean = 0;
+  for (size_t i = 0; i < N; ++i) mean += values[i] * probs[i];
+  double var = 0;
+  for (size_t i = 0; i < N; ++i) var += probs[i] * (values[i] - mean) * (values[i] - mean);
+  if (var <= 0) return 0;
+  // nElo is defined on the per-game standard deviation; a pair's sd is sqrt(2) times smaller
+  // for independent games, hence the factor sqrt(2 var) for pairs (fastchess, fishtest).
+  const double sd = std::sqrt(nelo_sd_factor * var);
+  const double s0 = 0.5 + params.elo0 * sd / kNeloScale;
+  const double s1 = 0.5 + params.elo1 * sd / kNeloScale;
   return n_real * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var);
 }
 
@@ -139,6 +139,45 @@ SprtParams parse_sprt(const std::string& text) {
   if (!(p.alpha > 0 && p.alpha < 1 && p.beta > 0 && p.beta < 1 && p.alpha + p.beta < 1))
     throw std::invalid_argument("--sprt: alpha and beta must lie in (0, 1) with alpha + beta < 1");
   return p;
+}
+
+std::vector<double> mle_with_mean(std::span<const double> values, std::span<const double> probs, double s) {
+  if (values.size() != probs.size()) throw std::invalid_argument("mle_with_mean: values and probs differ in size");
+  double lo_value = INFINITY, hi_value = -INFINITY;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (probs[i] > 0) lo_value = std::min(lo_value, values[i]), hi_value = std::max(hi_value, values[i]);
+  }
+  if (!(lo_value < s && s < hi_value)) {
+    throw std::invalid_argument("mle_with_mean: the mean must lie strictly inside the sample's values");
+  }
+  // f(theta) = sum p_i (a_i - s) / (1 + theta (a_i - s)) falls from +inf to -inf on the
+  // interval where every denominator of a sampled value is positive: bisect it.
+  const auto f = [&](double theta) {
+    double sum = 0;
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (probs[i] > 0) sum += probs[i] * (values[i] - s) / (1 + theta * (values[i] - s));
+    }
+    return sum;
+  };
+  double lo = -1 / (hi_value - s), hi = -1 / (lo_value - s);
+  for (int i = 0; i < 200; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    if (mid <= lo || mid >= hi) break;  // as close as doubles get
+    (f(mid) > 0 ? lo : hi) = mid;
+  }
+  const double theta = 0.5 * (lo + hi);
+  std::vector<double> p(values.size());
+  for (size_t i = 0; i < values.size(); ++i) p[i] = probs[i] / (1 + theta * (values[i] - s));
+  return p;
+}
+
+double gsprt_llr(std::span<const double> values, std::span<const double> probs, double n, double s0, double s1) {
+  const std::vector<double> p0 = mle_with_mean(values, probs, s0), p1 = mle_with_mean(values, probs, s1);
+  double llr = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (probs[i] > 0) llr += probs[i] * (std::log(p1[i]) - std::log(p0[i]));
+  }
+  return n * llr;
 }
 
 double sprt_llr(const Wdl& wdl, const SprtParams& params) {

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -82,19 +83,42 @@ struct SprtParams {
 /// naming the bad key or value.
 SprtParams parse_sprt(const std::string& text);
 
-/// The generalised SPRT's log-likelihood ratio in the normal approximation that fastchess
-/// and fishtest use (M. Van den Bergh, "A practical introduction to the GSPRT"):
+/// The generalised SPRT's log-likelihood ratio (M. Van den Bergh, "Comments on Normalized
+/// Elo", https://www.cantate.be/Fishtest/normalized_elo_practical.pdf; the test fishtest and
+/// fastchess run), over the per-game (trinomial: 0, 1/2, 1) or per-pair (pentanomial: 0, 1/4,
+/// ..., 1 points per game) score distribution of N games or pairs.
+///
+/// Logistic model (the default), exact as in fastchess: with s0, s1 the scores of elo0 and
+/// elo1 (score_from_elo), p0 and p1 are the maximum-likelihood distributions of the sample
+/// under the constraint that the mean score is s0, resp. s1 (mle_with_mean), and
+///   LLR = N sum_i phat_i ln(p1_i / p0_i)   (gsprt_llr).
+/// Normalized model (nElo): the normal approximation
 ///   LLR = N (s1 - s0) (2 s - s0 - s1) / (2 var),
-/// with s and var the sample mean and variance of the per-game (trinomial) or per-pair
-/// (pentanomial) score over N games or pairs, and s0, s1 the scores under H0 and H1.
-/// Unlike fastchess, which replaces empty counts by 1e-3, the sample distribution gets a
-/// prior of weight one: half a win and half a loss (per game), or one pair of independent
-/// games at 50%, i.e. 1/16, 4/16, 6/16, 4/16, 1/16 (per pair). With 1e-3 a single pair of one
-/// win and one loss has a variance near 0 and an LLR of -6.4 (an H0 decision after two
-/// games); with the prior it is -0.08, and the prior's weight fades as games come in. A run
-/// of wins only still moves the LLR. 0 with no games.
+/// with s and var the sample's mean and variance and s0, s1 = 1/2 + nElo sd / (800 / ln 10)
+/// (fastchess solves a constrained MLE there too; hane does not).
+///
+/// The sample distribution phat is not the raw counts: unlike fastchess, which replaces empty
+/// counts by 1e-3, it gets a prior of weight one: half a win and half a loss (per game), or
+/// one pair of independent games at 50%, i.e. 1/16, 4/16, 6/16, 4/16, 1/16 (per pair); N stays
+/// the number of games or pairs. With 1e-3 a single pair of one win and one loss looks like
+/// a variance near 0 and decides H0 after two games; with the prior its LLR is near 0, and
+/// the prior's weight fades as games come in. A run of wins only still moves the LLR. 0 with
+/// no games.
 double sprt_llr(const Wdl& wdl, const SprtParams& params);
 double sprt_llr(const Pentanomial& p, const SprtParams& params);
+
+/// The distribution on `values` closest to the sample `probs` (the maximum of
+/// sum probs_i ln p_i) among those whose mean is `s` (Van den Bergh, above, proposition 1.1):
+/// p_i = probs_i / (1 + theta (values_i - s)), theta the root, found by bisection, of
+/// sum probs_i (values_i - s) / (1 + theta (values_i - s)) = 0 where every denominator is
+/// positive. `probs` sums to 1; values with probability 0 keep 0. Throws
+/// std::invalid_argument unless s lies strictly between the least and the greatest value of
+/// positive probability.
+std::vector<double> mle_with_mean(std::span<const double> values, std::span<const double> probs, double s);
+
+/// n sum_i probs_i ln(p1_i / p0_i) with p0, p1 = mle_with_mean(values, probs, s0 / s1): the
+/// GSPRT's LLR of a sample distribution `probs` of n games or pairs.
+double gsprt_llr(std::span<const double> values, std::span<const double> probs, double n, double s0, double s1);
 
 /// Games between two players for joint ratings: `points_a` scored by `a` in `games` games.
 struct PairResult {

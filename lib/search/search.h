@@ -7,15 +7,24 @@
 //   β = r / (r + n + n · r / equiv)
 // — the RAVE weight of Pachi's `ucb1amaf` (P. Baudiš, "MCTS with Information Sharing", MSc
 // thesis, Charles University 2011, after S. Gelly and D. Silver, "Combining Online and Offline
-// Knowledge in UCT", ICML 2007). AMAF counts, for each node on the path, every child whose move
-// its player played first later in the same simulation (tree part and playout part).
+// Knowledge in UCT", ICML 2007).
+//
+// AMAF: for each node on the path, every child whose move its player played first later in the
+// same simulation (tree part and playout part) gets one AMAF visit with that simulation's result.
 //
 // Priors ("equivalent experience", Pachi's `eqex`; Fuego's prior knowledge): when a node is
 // expanded, each child gets `prior_even` virtual visits at win rate 0.5, and, with a guesser,
 // `prior_weight · sqrt(p / p_max)` more virtual visits that are all wins (p the guesser's
-// probability of the move, p_max the largest over the children), as Pachi's pattern prior adds
-// sqrt(p)-weighted wins. No guesser = even prior only. The pass child starts with `prior_even`
-// virtual visits at win rate 0.1, so the tree tries it only once the other moves look bad.
+// probability of the move, p_max the largest over the children). With `prior_absolute`, the
+// scale of Pachi's pattern prior (uct/prior.c, which adds `pattern_eqex · sqrt(p)` wins, not
+// normalised): `prior_weight · sqrt(p)`, p normalised over the children, so that a flat guess
+// gives little and a sure one much. No guesser = even prior only. The pass child starts with
+// `prior_even` virtual visits at win rate 0.1, so the tree tries it only once the other moves
+// look bad.
+//
+// Files: search.cc (the run loop and threads), simulate.cc (expansion, selection, simulation,
+// backup), tree.cc (the node pool, tree reuse, the root); the player's decisions (pass, resign,
+// cleanup) are in gtp/search_player.cc.
 //
 // Nodes are 36 bytes, a node's children contiguous in a pool of 576 KB chunks (search/tree.h);
 // a leaf is expanded after `expand_visits` simulations. A simulation copies the root board once
@@ -42,6 +51,7 @@
 #include "absl/status/statusor.h"
 #include "go/game.h"
 #include "playout/registry.h"
+#include "predict/guesser.h"
 #include "search/time_control.h"
 
 namespace hane {
@@ -54,8 +64,11 @@ struct SearchOptions {
   PolicyOptions policy_options{};
   /// Guesser model file for priors (predict/load.h), or "none" for even priors only.
   std::string prior = "none";
-  /// Virtual visits of the guesser prior at p = p_max (see the header comment).
+  /// Virtual visits of the guesser prior at p = p_max, or at p = 1 with prior_absolute (see
+  /// the header comment).
   double prior_weight = 40;
+  /// Priors ∝ sqrt(p) on an absolute scale instead of sqrt(p / p_max) (the header comment).
+  bool prior_absolute = false;
   /// Virtual visits at win rate 0.5 given to every child.
   double prior_even = 10;
   /// RAVE equivalence parameter (Pachi's `equiv_rave`): AMAF counts as much as the direct value
@@ -73,10 +86,15 @@ struct SearchOptions {
   /// Memory for tree nodes, MB. When it is full the tree stops growing (simulations go on
   /// from the leaves).
   int max_tree_mb = 512;
-  /// Resign when the best move's win rate is below this (0 = never resign).
+  /// Resign when the best move's win rate is below this (0 = never resign); the player decides
+  /// (gtp/search_player.h).
   double resign_threshold = 0;
-  /// Default budget of a genmove when the caller gives none: new simulations per move.
+  /// Default budget of a search when the caller gives none: new simulations per move
+  /// (0 = no such limit).
   int64_t playouts = 10000;
+  /// Default budget in root visits, the reused subtree included (0 = no such limit). With
+  /// `playouts` too, the first limit reached stops; one of the two must be > 0.
+  int64_t visits = 0;
   /// Keep the subtree of the moves played between searches.
   bool reuse_tree = true;
   /// Safety margin for time controls, seconds (TimeControl::time_for_move).
@@ -84,10 +102,16 @@ struct SearchOptions {
 };
 
 /// How long a search runs: the first limit reached stops it. With no limit set (all zero and no
-/// stop flag), SearchOptions::playouts is used.
+/// stop flag), SearchOptions::playouts and SearchOptions::visits are used.
 struct SearchLimits {
-  /// New simulations from this move's root (as Pachi's `-t =N`); 0 = no limit.
+  /// New simulations from this move's root, not counting the visits of a reused subtree;
+  /// 0 = no limit.
   int64_t playouts = 0;
+  /// Visits of the root, those of the subtree kept from the previous moves included: the search
+  /// stops once the root holds this many (at least one new simulation is run). This is how
+  /// Pachi's `-t =N` counts (its root's playouts, reused ones included; Pachi also stops early
+  /// once the best move cannot change). 0 = no limit.
+  int64_t visits = 0;
   /// Wall-clock seconds; 0 = no limit.
   double seconds = 0;
   /// Set by another thread to stop (GTP interrupt / the next input during lz-analyze).
@@ -161,24 +185,15 @@ class Search {
 
   /// Searches the position of `game` with `to_play` to move (normally game.to_move()) and
   /// returns the root statistics; `result.move` is the most visited root move. Reuses the
-  /// previous tree when `game` continues the previously searched game. No pass/resign policy
-  /// is applied (see genmove).
+  /// previous tree when `game` continues the previously searched game. No pass, resign or
+  /// cleanup decision is taken here: the player takes them (gtp/search_player.h).
   SearchResult search(const Game& game, Color to_play, const SearchLimits& limits = {},
                       const AnalysisCallback* analysis = nullptr);
 
-  /// search() plus the decisions of a player: pass when the opponent has just passed and
-  /// passing wins under area scoring with the estimated dead stones removed (estimate_end), or
-  /// when the best move's win rate is below 5% then (so a lost game still ends), or when the
-  /// search prefers pass or has no other move; resign below options().resign_threshold; in
-  /// `cleanup` mode
-  /// (kgs-genmove_cleanup) never pass while stones of the opponent are estimated dead, and
-  /// prefer moves that capture them. Always returns a move legal in `game` (superko included).
-  SearchResult genmove(const Game& game, Color to_play, const SearchLimits& limits = {},
-                       bool cleanup = false, const AnalysisCallback* analysis = nullptr);
-
   /// Limits for the next move from a clock: the time TimeControl::time_for_move gives (with
-  /// options().time_lag), and options().playouts when `playouts_too` (the smaller wins).
-  SearchLimits limits_for(const Game& game, const TimeControl& clock, bool playouts_too) const;
+  /// options().time_lag), and options().playouts and options().visits when `budget_too` or when
+  /// the clock gives no time (the first limit reached stops).
+  SearchLimits limits_for(const Game& game, const TimeControl& clock, bool budget_too) const;
 
   /// Ownership over the simulations of the last search (per Vertex::index(), +1 Black,
   /// −1 White); empty before any search. From an analysis callback: over the simulations of
@@ -190,6 +205,10 @@ class Search {
   /// playouts with the search's policy (deterministic for the seed).
   EndEstimate estimate_end(const Game& game, int playouts = 1000);
 
+  /// The prior's guesser (nullptr without one), for the player's heat maps and explanations;
+  /// not to be used while a search runs.
+  Guesser* guesser();
+
   /// Drops the tree (GTP clear_board, boardsize, komi changes, undo of searched moves).
   void clear();
 
@@ -199,7 +218,7 @@ class Search {
   std::unique_ptr<Impl> impl_;
 };
 
-/// Playout rate of genmove from the empty board: `playouts` new simulations per run with
+/// Playout rate of a search from the empty board: `playouts` new simulations per run with
 /// `options`, on a size x size board (for `hane bench --search`). Returns simulations per
 /// second of wall time, and CPU seconds of the process in `cpu_seconds` if given.
 absl::StatusOr<double> search_playouts_per_second(const SearchOptions& options, int size, int64_t playouts,

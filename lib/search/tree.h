@@ -66,4 +66,10 @@ class NodePool {
   std::atomic<bool> full_{false};
 };
 
+/// Makes `new_root` (an index in `pool`) the root of a rebuilt pool: its subtree is copied,
+/// statistics and all, breadth first, the rest forgotten. Returns the new root's index. When
+/// the copy does not fit (children blocks never span chunks, so the new packing can waste
+/// more), nodes whose children find no room stay leaves and their descendants are dropped.
+int32_t reroot(NodePool& pool, int32_t new_root);
+
 }  // namespace hane::search_internal

@@ -22,143 +22,6 @@
 
 namespace hane {
 
-// ---------------------------------------------------------------------------------------------
-// PositionCache and the loss.
-
-PositionCache::PositionCache(uint32_t num_fixed) : num_fixed_(num_fixed) {
-  if (num_fixed > 256) throw std::invalid_argument("PositionCache: at most 256 fixed features");
-}
-
-void PositionCache::add(std::span<uint32_t> ids, std::span<const uint32_t> offsets, int played) {
-  const int n = static_cast<int>(offsets.size()) - 1;
-  order_.resize(n);
-  for (int i = 0; i < n; ++i) {
-    auto first = ids.begin() + offsets[i], last = ids.begin() + offsets[i + 1];
-    std::sort(first, last);
-    uint64_t h = 0x9E3779B97F4A7C15ull * static_cast<uint64_t>(last - first + 1);
-    for (auto it = first; it != last; ++it) h = (h ^ *it) * 0x100000001B3ull + (h >> 29);
-    order_[i] = {h, static_cast<uint32_t>(i)};
-  }
-  std::sort(order_.begin(), order_.end());
-  std::vector<uint32_t>& out = scratch_;
-  out.assign(2, 0);  // number of classes, played class
-  uint32_t classes = 0;
-  auto same = [&](uint32_t a, uint32_t b) {
-    return std::equal(ids.begin() + offsets[a], ids.begin() + offsets[a + 1], ids.begin() + offsets[b],
-                      ids.begin() + offsets[b + 1]);
-  };
-  // Within a run of equal hashes, candidates are grouped by comparing ids (collisions stay apart).
-  done_.assign(n, 0);
-  for (int i = 0; i < n; ++i) {
-    if (done_[i]) continue;
-    const uint32_t a = order_[i].second;
-    uint32_t count = 0;
-    bool has_played = false;
-    for (int j = i; j < n && order_[j].first == order_[i].first; ++j) {
-      if (done_[j] || !same(a, order_[j].second)) continue;
-      done_[j] = 1;
-      ++count;
-      has_played |= static_cast<int>(order_[j].second) == played;
-    }
-    if (has_played) out[1] = classes;
-    // Sorted ids: the fixed ones (< num_fixed_) first, packed four to a word.
-    const auto first = ids.begin() + offsets[a], last = ids.begin() + offsets[a + 1];
-    const auto patterns = std::lower_bound(first, last, num_fixed_);
-    const uint32_t num_fixed = static_cast<uint32_t>(patterns - first), num_patterns = static_cast<uint32_t>(last - patterns);
-    out.push_back(count | (num_fixed << 16) | (num_patterns << 24));
-    for (uint32_t k = 0; k < num_fixed; k += 4) {
-      uint32_t word = 0;
-      for (uint32_t j = k; j < std::min(num_fixed, k + 4); ++j) word |= first[j] << (8 * (j - k));
-      out.push_back(word);
-    }
-    out.insert(out.end(), patterns, last);
-    ++classes;
-  }
-  out[0] = classes;
-  // Into the current block, or a new one: blocks are never reallocated, so positions stay put.
-  // Blocks double from 256 KB up to 64 MB, so that many small caches (one per shard) stay small.
-  if (blocks_.empty() || block_used_ + out.size() > block_words_) {
-    block_words_ = std::max(out.size(), blocks_.empty() ? kFirstBlockWords : std::min(kBlockWords, 2 * block_words_));
-    blocks_.push_back(std::make_unique_for_overwrite<uint32_t[]>(block_words_));
-    allocated_words_ += block_words_;
-    block_used_ = 0;
-  }
-  uint32_t* dst = blocks_.back().get() + block_used_;
-  std::copy(out.begin(), out.end(), dst);
-  block_used_ += out.size();
-  positions_.push_back(dst);
-}
-
-std::vector<PositionCache::Class> PositionCache::classes(size_t i, int* played) const {
-  const uint32_t* p = positions_[i];
-  if (played) *played = static_cast<int>(p[1]);
-  std::vector<Class> out(p[0]);
-  p += 2;
-  for (Class& c : out) {
-    const uint32_t head = *p++;
-    c.count = head & 0xFFFF;
-    const uint32_t num_fixed = (head >> 16) & 0xFF, num_patterns = head >> 24;
-    for (uint32_t j = 0; j < num_fixed; ++j) c.ids.push_back((p[j / 4] >> (8 * (j % 4))) & 0xFF);
-    p += (num_fixed + 3) / 4;
-    c.ids.insert(c.ids.end(), p, p + num_patterns);
-    p += num_patterns;
-  }
-  return out;
-}
-
-namespace {
-// Calls fn(id) for each id of the class at `p` (its head word first); returns the next class.
-template <class Fn>
-inline const uint32_t* for_each_id(const uint32_t* p, Fn&& fn) {
-  const uint32_t head = *p++;
-  const uint32_t num_fixed = (head >> 16) & 0xFF, num_patterns = head >> 24;
-  for (uint32_t k = 0; k < num_fixed; k += 4) {
-    uint32_t word = *p++;
-    for (uint32_t j = k; j < std::min(num_fixed, k + 4); ++j, word >>= 8) fn(word & 0xFF);
-  }
-  for (uint32_t j = 0; j < num_patterns; ++j) fn(p[j]);
-  return p + num_patterns;
-}
-}  // namespace
-
-PositionLoss position_loss(const uint32_t* position, const Eigen::VectorXf& weights, SparseGradient* grad, float scale) {
-  const int n = static_cast<int>(position[0]);
-  const int played = static_cast<int>(position[1]);
-  thread_local Eigen::ArrayXf scores, counts, expd;
-  thread_local std::vector<const uint32_t*> classes;
-  scores.resize(n);
-  counts.resize(n);
-  classes.resize(n);
-  const uint32_t* p = position + 2;
-  for (int j = 0; j < n; ++j) {
-    classes[j] = p;
-    counts[j] = static_cast<float>(*p & 0xFFFF);
-    float s = 0;
-    p = for_each_id(p, [&](uint32_t id) { s += weights[id]; });
-    scores[j] = s;
-  }
-  const float max = scores.maxCoeff();
-  expd = (scores - max).exp() * counts;
-  const double z = expd.cast<double>().sum();
-  PositionLoss out;
-  out.loss = -(static_cast<double>(scores[played]) - max - std::log(z));
-  const float s_played = scores[played];
-  double greater = 0, equal = 0;
-  for (int j = 0; j < n; ++j) {
-    greater += scores[j] > s_played ? counts[j] : 0;
-    equal += scores[j] == s_played ? counts[j] : 0;
-  }
-  out.top1 = std::clamp((1 - greater) / equal, 0.0, 1.0);
-  if (grad) {
-    const float inv_z = static_cast<float>(1.0 / z);
-    for (int j = 0; j < n; ++j) {
-      const float d = scale * (expd[j] * inv_z - (j == played ? 1.0f : 0.0f));
-      for_each_id(classes[j], [&](uint32_t id) { grad->add(id, d); });
-    }
-  }
-  return out;
-}
-
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -434,62 +297,67 @@ int64_t count_positions(const std::vector<CorpusGame>& games) {
   return n;
 }
 
-}  // namespace
 
-SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vector<CorpusGame>& validation,
-                           const SoftmaxTrainOptions& o, const std::function<void(const SoftmaxEpoch&)>& on_epoch) {
-  if (o.batch_size < 1 || o.shards < 1 || o.shards > 4096 || o.max_epochs < 1 || o.learning_rate <= 0 || o.min_count < 1 || o.epoch_fraction <= 0 ||
-      o.epoch_fraction > 1 || (o.select != "top1" && o.select != "loglik")) {
-    throw std::invalid_argument("train_softmax: bad options");
-  }
-  if (train.empty()) throw std::runtime_error("no training games");
-  const auto start = Clock::now();
-  const int threads = thread_count(o.threads);
-  const FeatureSet set = o.feature_set;
-  auto note = [&](const char* fmt, auto... args) {
-    if (o.progress) {
+// Progress notes on stderr (printf style), when `on`.
+struct Note {
+  bool on = true;
+  template <class... Args>
+  void operator()(const char* fmt, Args... args) const {
+    if (on) {
       std::fprintf(stderr, fmt, args...);
       std::fflush(stderr);
     }
-  };
+  }
+};
 
-  // 1. How many positions fit: the bytes of a position, bounded on a pilot of a few games. The
-  // validation positions take at most a tenth of the budget.
+// Step 1: how many positions fit, and the samplers that take that many.
+struct CachePlan {
+  int64_t train_positions = 0;  // in the training games
+  Sampler train, validation;
+};
+
+// The bytes of a position are bounded on a pilot of a few games; the validation positions
+// take at most a tenth of the budget.
+CachePlan plan_cache(const std::vector<CorpusGame>& train, const std::vector<CorpusGame>& validation,
+                     const SoftmaxTrainOptions& o, const Note& note) {
   const int64_t train_positions = std::max<int64_t>(1, count_positions(train));
   int64_t budget_positions = o.max_positions > 0 ? o.max_positions : train_positions;
   int64_t validation_positions = o.validation_positions;
-  {
-    PositionFeatures pf;
-    size_t bytes = 0;
-    int64_t n = 0;
-    for (size_t i = 0; i < train.size() && n < 20'000; i += std::max<size_t>(1, train.size() / 100)) {
-      for_each_position(train[i], set, Sampler{}, pf, [&](PositionFeatures& p) {
-        bytes += position_bytes_bound(p);
-        ++n;
-      });
-    }
-    if (n > 0) {
-      const double per_position = static_cast<double>(bytes) / n;
-      const double budget = o.memory_gb * 1e9;
-      validation_positions = std::min<int64_t>(validation_positions, static_cast<int64_t>(0.1 * budget / per_position));
-      const double left = budget - per_position * static_cast<double>(validation_positions);
-      budget_positions = std::min<int64_t>(budget_positions, std::max<int64_t>(1000, static_cast<int64_t>(left / per_position)));
-      note("feature cache: about %.0f bytes per position (bound from %lld pilot positions); room for %s training "
-           "positions\n", per_position, static_cast<long long>(n), with_thousands(budget_positions).c_str());
-    }
+  PositionFeatures pf;
+  size_t bytes = 0;
+  int64_t n = 0;
+  for (size_t i = 0; i < train.size() && n < 20'000; i += std::max<size_t>(1, train.size() / 100)) {
+    for_each_position(train[i], o.feature_set, Sampler{}, pf, [&](PositionFeatures& p) {
+      bytes += position_bytes_bound(p);
+      ++n;
+    });
   }
-  const Sampler train_sampler{std::min(1.0, static_cast<double>(budget_positions) / train_positions), o.seed};
+  if (n > 0) {
+    const double per_position = static_cast<double>(bytes) / n;
+    const double budget = o.memory_gb * 1e9;
+    validation_positions = std::min<int64_t>(validation_positions, static_cast<int64_t>(0.1 * budget / per_position));
+    const double left = budget - per_position * static_cast<double>(validation_positions);
+    budget_positions = std::min<int64_t>(budget_positions, std::max<int64_t>(1000, static_cast<int64_t>(left / per_position)));
+    note("feature cache: about %.0f bytes per position (bound from %lld pilot positions); room for %s training "
+         "positions\n", per_position, static_cast<long long>(n), with_thousands(budget_positions).c_str());
+  }
+  CachePlan plan;
+  plan.train_positions = train_positions;
+  plan.train = Sampler{std::min(1.0, static_cast<double>(budget_positions) / train_positions), o.seed};
   const int64_t validation_total = std::max<int64_t>(1, count_positions(validation));
-  const Sampler val_sampler{std::min(1.0, static_cast<double>(validation_positions) / validation_total), o.seed + 1};
+  plan.validation = Sampler{std::min(1.0, static_cast<double>(validation_positions) / validation_total), o.seed + 1};
+  return plan;
+}
 
-  // 2. Count pattern keys over the sampled training positions (of this rank's shards; the
-  // counts are then exchanged, so every rank has every count).
-  const Shards shards(train, validation, o.shards);
+// Step 2: the pattern keys' counts over the sampled training positions of this rank's shards,
+// summed over the threads, then over the ranks (every rank gets every count), in counts[0].
+std::vector<KeyCounts> count_keys(const Shards& shards, FeatureSet set, const Sampler& sampler, int threads,
+                                  bool progress) {
   std::vector<KeyCounts> counts(threads);
   {
     std::vector<PositionFeatures> pfs(threads);
-    parallel_games(shards, shards.train, threads, "counting patterns", o.progress, [&](int t, int, const CorpusGame& game) {
-      for_each_position(game, set, train_sampler, pfs[t], [&](PositionFeatures& pf) {
+    parallel_games(shards, shards.train, threads, "counting patterns", progress, [&](int t, int, const CorpusGame& game) {
+      for_each_position(game, set, sampler, pfs[t], [&](PositionFeatures& pf) {
         for (int i = 0; i < pf.num_moves; ++i) {
           const CandidateFeatures& f = pf.features[i];
           for (int k = 0; k < kNumPatternKinds; ++k) {
@@ -534,14 +402,21 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
       }
     }
   }
+  return counts;
+}
+
+// Step 2 (continued): the dictionary of the keys seen at least min_count times; the numbers
+// of keys seen and kept by kind go to `seen` and `kept`.
+Dictionary build_dictionary(KeyCounts& counts, const SoftmaxTrainOptions& o, const Note& note, nlohmann::json& seen,
+                            nlohmann::json& kept) {
+  const FeatureSet set = o.feature_set;
   Dictionary dict;
   dict.num_fixed = num_fixed_features(set);
   dict.size = static_cast<uint32_t>(dict.num_fixed);
-  nlohmann::json patterns_seen = nlohmann::json::object(), patterns_kept = nlohmann::json::object();
   for (int k = 0; k < kNumPatternKinds; ++k) {
     if (!uses_pattern_kind(set, static_cast<PatternKind>(k))) continue;
     std::vector<uint64_t>& keys = dict.keys[k];
-    for (const auto& [key, c] : counts[0][k]) {
+    for (const auto& [key, c] : counts[k]) {
       if (c >= o.min_count) keys.push_back(key);
     }
     std::sort(keys.begin(), keys.end());
@@ -550,40 +425,44 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
     for (size_t j = 0; j < keys.size(); ++j) dict.ids[k].emplace(keys[j], static_cast<uint32_t>(dict.size + j));
     dict.size += static_cast<uint32_t>(keys.size());
     const std::string name(pattern_kind_name(static_cast<PatternKind>(k)));
-    patterns_seen[name] = counts[0][k].size();
-    patterns_kept[name] = keys.size();
+    seen[name] = counts[k].size();
+    kept[name] = keys.size();
     note("%s patterns: %s seen, %s kept (seen >= %lld times)\n", name.c_str(),
-         with_thousands(static_cast<int64_t>(counts[0][k].size())).c_str(),
+         with_thousands(static_cast<int64_t>(counts[k].size())).c_str(),
          with_thousands(static_cast<int64_t>(keys.size())).c_str(), static_cast<long long>(o.min_count));
-    counts[0][k] = {};
+    counts[k] = {};
   }
-  counts.clear();
+  return dict;
+}
 
-  // 3. Cache the positions.
-  Caches train_cache, val_cache;
-  extract(shards, shards.train, set, train_sampler, dict, threads, "caching training positions", o.progress, train_cache);
-  extract(shards, shards.validation, set, val_sampler, dict, threads, "caching validation positions", o.progress,
-          val_cache);
-  note("cached %s training positions (%.2f GB) and %s validation positions (%.2f GB) in %.0f s%s\n",
-       with_thousands(train_cache.total).c_str(), train_cache.bytes / 1e9, with_thousands(val_cache.total).c_str(),
-       val_cache.bytes / 1e9, seconds_since(start), cluster::size() > 1 ? " (GB: on this rank)" : "");
-  if (train_cache.total == 0) throw std::runtime_error("no training positions");
+// Step 4's result: the best epoch and every epoch's figures.
+struct Training {
+  Eigen::VectorXf best_w;
+  nlohmann::json epochs = nlohmann::json::array();
+  int best_epoch = 0;
+  Validation best_val;
+  int64_t steps = 0;
+  size_t bytes_sent = 0;  // by this rank, over all steps
+};
 
-  // 4. Epochs of lazy Adam. Each step's gradient: every shard's own (its positions of the
-  // batch in batch order, on the thread that holds the shard), summed shard by shard on every
-  // rank; so every rank makes the same step, whatever the numbers of threads and ranks.
-  const int64_t n_weights = dict.size;
+// Step 4: epochs of lazy Adam. Each step's gradient: every shard's own (its positions of the
+// batch in batch order, on the thread that holds the shard), summed shard by shard on every
+// rank; so every rank makes the same step, whatever the numbers of threads and ranks.
+Training run_epochs(const Shards& shards, const Caches& train_cache, const Caches& val_cache, int64_t n_weights,
+                    const SoftmaxTrainOptions& o, int threads, const Note& note,
+                    const std::function<void(const SoftmaxEpoch&)>& on_epoch) {
+  Training out;
   Eigen::VectorXf w = Eigen::VectorXf::Zero(n_weights), m = Eigen::VectorXf::Zero(n_weights),
                   v = Eigen::VectorXf::Zero(n_weights);
-  Eigen::VectorXf best_w = w;
+  out.best_w = w;
   std::vector<SparseGradient> grads;
   for (int t = 0; t < threads; ++t) grads.emplace_back(n_weights);
   ShardGradients shard_grads(shards.count);
   SparseGradient total(n_weights);
   std::vector<double> shard_loss(shards.count, 0);
   double lr = o.learning_rate;
-  int64_t step = 0;
-  size_t bytes_sent = 0;
+  int64_t& step = out.steps;
+  size_t& bytes_sent = out.bytes_sent;
   Rng rng(o.seed);
   // Every cached position as (shard, index in the shard), the same list on every rank.
   std::vector<std::pair<uint32_t, uint32_t>> order;
@@ -593,10 +472,8 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
   }
   const size_t per_epoch = std::max<size_t>(1, static_cast<size_t>(o.epoch_fraction * order.size()));
 
-  nlohmann::json epochs = nlohmann::json::array();
   double best_metric = -1e300;
-  int best_epoch = 0, bad_epochs = 0;
-  Validation best_val;
+  int bad_epochs = 0;
   for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
     const auto epoch_start = Clock::now();
     for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(static_cast<uint32_t>(i))]);
@@ -659,7 +536,7 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
     e.seconds = seconds_since(epoch_start);
     note("epoch %d: train loss %.4f, validation top-1 %.2f%%, log-lik %.4f, step size %.2g, %.0f s\n", epoch,
          e.train_loss, 100 * e.validation_top1, e.validation_log_likelihood, lr, e.seconds);
-    epochs.push_back({{"epoch", epoch},
+    out.epochs.push_back({{"epoch", epoch},
                       {"train_loss", e.train_loss},
                       {"validation_top1", e.validation_top1},
                       {"validation_log_likelihood", e.validation_log_likelihood},
@@ -672,9 +549,9 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
                                                       : val.log_likelihood;
     if (metric > best_metric) {
       best_metric = metric;
-      best_epoch = epoch;
-      best_val = val;
-      best_w = w;
+      out.best_epoch = epoch;
+      out.best_val = val;
+      out.best_w = w;
       bad_epochs = 0;
     } else {
       lr *= o.lr_decay;
@@ -683,24 +560,36 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
     // Ctrl-C (util/interrupt.h) on any rank: keep the best epoch so far.
     if (cluster::any(interrupted())) break;
   }
+  return out;
+}
 
-  // 5. The model: the best epoch's weights.
+// Step 5: the model, the best epoch's weights.
+SoftmaxModel make_model(const Dictionary& dict, const Training& t, FeatureSet set) {
   SoftmaxModel model;
   model.feature_set = set;
-  model.fixed.assign(best_w.data(), best_w.data() + dict.num_fixed);
+  model.fixed.assign(t.best_w.data(), t.best_w.data() + dict.num_fixed);
   for (int k = 0; k < kNumPatternKinds; ++k) {
     model.patterns[k].reserve(dict.keys[k].size());
-    for (size_t j = 0; j < dict.keys[k].size(); ++j) model.patterns[k].emplace(dict.keys[k][j], best_w[dict.first[k] + j]);
+    for (size_t j = 0; j < dict.keys[k].size(); ++j) model.patterns[k].emplace(dict.keys[k][j], t.best_w[dict.first[k] + j]);
   }
-  model.training = {
-      {"games", train.size()},
-      {"validation_games", validation.size()},
-      {"train_positions", train_positions},
+  return model;
+}
+
+// Step 5 (continued): the training report of the model file: options, corpus and cache
+// sizes, every epoch and the best one.
+nlohmann::json training_report(const SoftmaxTrainOptions& o, int threads, size_t train_games, size_t validation_games,
+                               const CachePlan& plan, const Caches& train_cache, const Caches& val_cache,
+                               const nlohmann::json& seen, const nlohmann::json& kept, int64_t n_weights,
+                               const Training& t, double seconds) {
+  return {
+      {"games", train_games},
+      {"validation_games", validation_games},
+      {"train_positions", plan.train_positions},
       {"positions_cached", train_cache.total},
       {"validation_positions_cached", val_cache.total},
       {"cache_gb", (train_cache.bytes + val_cache.bytes) / 1e9},
-      {"patterns_seen", patterns_seen},
-      {"patterns_kept", patterns_kept},
+      {"patterns_seen", seen},
+      {"patterns_kept", kept},
       {"weights", n_weights},
       {"options",
        {{"min_count", o.min_count},
@@ -720,14 +609,61 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
         {"threads", threads},
         {"shards", o.shards},
         {"seed", o.seed}}},
-      {"epochs", epochs},
-      {"best_epoch", best_epoch},
-      {"validation_top1", best_val.top1},
-      {"validation_log_likelihood", best_val.log_likelihood},
-      {"seconds", seconds_since(start)},
+      {"epochs", t.epochs},
+      {"best_epoch", t.best_epoch},
+      {"validation_top1", t.best_val.top1},
+      {"validation_log_likelihood", t.best_val.log_likelihood},
+      {"seconds", seconds},
       {"ranks", cluster::size()},
-      {"bytes_sent_per_step", step > 0 ? static_cast<double>(bytes_sent) / step : 0.0},
+      {"bytes_sent_per_step", t.steps > 0 ? static_cast<double>(t.bytes_sent) / t.steps : 0.0},
   };
+}
+
+}  // namespace
+
+SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vector<CorpusGame>& validation,
+                           const SoftmaxTrainOptions& o, const std::function<void(const SoftmaxEpoch&)>& on_epoch) {
+  if (o.batch_size < 1 || o.shards < 1 || o.shards > 4096 || o.max_epochs < 1 || o.learning_rate <= 0 || o.min_count < 1 || o.epoch_fraction <= 0 ||
+      o.epoch_fraction > 1 || (o.select != "top1" && o.select != "loglik")) {
+    throw std::invalid_argument("train_softmax: bad options");
+  }
+  if (train.empty()) throw std::runtime_error("no training games");
+  const auto start = Clock::now();
+  const int threads = thread_count(o.threads);
+  const Note note{o.progress};
+
+  // 1. How many positions fit.
+  const CachePlan plan = plan_cache(train, validation, o, note);
+
+  // 2. Count pattern keys over the sampled training positions (of this rank's shards; the
+  // counts are then exchanged, so every rank has every count) and keep the frequent ones.
+  const Shards shards(train, validation, o.shards);
+  nlohmann::json seen = nlohmann::json::object(), kept = nlohmann::json::object();
+  Dictionary dict;
+  {
+    std::vector<KeyCounts> counts = count_keys(shards, o.feature_set, plan.train, threads, o.progress);
+    dict = build_dictionary(counts[0], o, note, seen, kept);
+  }
+
+  // 3. Cache the positions.
+  Caches train_cache, val_cache;
+  extract(shards, shards.train, o.feature_set, plan.train, dict, threads, "caching training positions", o.progress,
+          train_cache);
+  extract(shards, shards.validation, o.feature_set, plan.validation, dict, threads, "caching validation positions",
+          o.progress, val_cache);
+  note("cached %s training positions (%.2f GB) and %s validation positions (%.2f GB) in %.0f s%s\n",
+       with_thousands(train_cache.total).c_str(), train_cache.bytes / 1e9, with_thousands(val_cache.total).c_str(),
+       val_cache.bytes / 1e9, seconds_since(start), cluster::size() > 1 ? " (GB: on this rank)" : "");
+  if (train_cache.total == 0) throw std::runtime_error("no training positions");
+
+  // 4. Epochs of lazy Adam, keeping the best.
+  const int64_t n_weights = dict.size;
+  const Training t = run_epochs(shards, train_cache, val_cache, n_weights, o, threads, note, on_epoch);
+
+  // 5. The model: the best epoch's weights, and the report.
+  SoftmaxModel model = make_model(dict, t, o.feature_set);
+  model.training = training_report(o, threads, train.size(), validation.size(), plan, train_cache, val_cache, seen, kept,
+                                   n_weights, t, seconds_since(start));
   return model;
 }
 

@@ -32,14 +32,11 @@
 
 #include <cstdint>
 #include <functional>
-#include <memory>
-#include <span>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "corpus/corpus.h"
 #include "predict/softmax.h"
+#include "train/position_cache.h"
 
 namespace hane {
 
@@ -99,74 +96,5 @@ struct SoftmaxEpoch {
 SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vector<CorpusGame>& validation,
                            const SoftmaxTrainOptions& options,
                            const std::function<void(const SoftmaxEpoch&)>& on_epoch = {});
-
-// ---------------------------------------------------------------------------------------------
-// The pieces, exposed for tests.
-
-/// Positions in the compact form training uses, in blocks (256 KB doubling to 64 MB) that never move. Layout of
-/// a position, in 32-bit words: [number of classes] [index of the played move's class], then
-/// for each class [count | number of fixed ids << 16 | number of pattern ids << 24], the fixed
-/// ids (< num_fixed) packed four to a word, then the pattern ids.
-class PositionCache {
- public:
-  /// Ids below `num_fixed` (at most 256) are the fixed features.
-  explicit PositionCache(uint32_t num_fixed = 0);
-  /// Adds a position of `num_candidates` candidates: candidate i's feature ids are
-  /// ids[offsets[i] .. offsets[i + 1]) (distinct, any order; sorted here); `played` is the
-  /// index of the played candidate. Candidates with the same ids form one class.
-  void add(std::span<uint32_t> ids, std::span<const uint32_t> offsets, int played);
-  size_t size() const { return positions_.size(); }
-  /// Memory held (blocks and index).
-  size_t bytes() const { return allocated_words_ * 4 + positions_.capacity() * 8; }
-  const uint32_t* position(size_t i) const { return positions_[i]; }
-
-  /// Position i decoded (for tests): its classes, and the played class through `played`.
-  struct Class {
-    uint32_t count = 0;
-    std::vector<uint32_t> ids;
-  };
-  std::vector<Class> classes(size_t i, int* played = nullptr) const;
-
- private:
-  static constexpr size_t kFirstBlockWords = size_t{1} << 16;
-  static constexpr size_t kBlockWords = size_t{1} << 24;
-  uint32_t num_fixed_ = 0;
-  std::vector<std::unique_ptr<uint32_t[]>> blocks_;
-  size_t block_words_ = 0;      // capacity of the last block
-  size_t block_used_ = 0;       // words used in it
-  size_t allocated_words_ = 0;  // in every block
-  std::vector<const uint32_t*> positions_;
-  std::vector<std::pair<uint64_t, uint32_t>> order_;  // scratch: (hash of ids, candidate)
-  std::vector<uint8_t> done_;                         // scratch
-  std::vector<uint32_t> scratch_;                     // the position being written
-};
-
-/// A dense gradient buffer that remembers which entries are non-zero.
-struct SparseGradient {
-  explicit SparseGradient(int64_t n = 0) : g(Eigen::VectorXf::Zero(n)), marked(n, 0) {}
-  void add(uint32_t id, float v) {
-    if (!marked[id]) {
-      marked[id] = 1;
-      touched.push_back(id);
-    }
-    g[id] += v;
-  }
-  void clear() {
-    for (uint32_t id : touched) g[id] = 0, marked[id] = 0;
-    touched.clear();
-  }
-  Eigen::VectorXf g;
-  std::vector<int> touched;
-  std::vector<uint8_t> marked;
-};
-
-struct PositionLoss {
-  double loss = 0;  // -ln P(played), nats
-  double top1 = 0;  // 1 if the played class scores highest alone; ties shared (evaluate.h)
-};
-
-/// The loss of one cached position under `weights`; if `grad` is not null, adds `scale` times
-/// d loss / d weights to it.
-PositionLoss position_loss(const uint32_t* position, const Eigen::VectorXf& weights, SparseGradient* grad, float scale);
 
 }  // namespace hane

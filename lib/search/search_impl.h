@@ -1,0 +1,126 @@
+// The search's state and its parts, shared by the files of lib/search that implement Search:
+// search.cc (creation, the run loop and threads, the root's statistics), simulate.cc
+// (expansion with priors, selection, one simulation and its backup), tree.cc (the node pool,
+// tree reuse and the root). Internal to lib/search; search.h is the public interface.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "go/game.h"
+#include "playout/policy.h"
+#include "predict/guesser.h"
+#include "search/search.h"
+#include "search/tree.h"
+
+namespace hane::search_internal {
+
+/// Half-wins of a simulation for `c`: 2 win, 1 jigo, 0 loss (`black_half` is Black's).
+inline int half_wins_for(Color c, int black_half) { return c == Color::kBlack ? black_half : 2 - black_half; }
+
+/// The win rate the pass child's `prior_even` virtual visits start at.
+inline constexpr double kPassPriorWinrate = 0.1;
+
+/// The virtual visits and wins a new child gets (search.h, "Priors"): `even` visits at win rate
+/// 0.5, plus `weight · sqrt(p / scale)` visits that are all wins, where p is the child's guesser
+/// weight and `scale` the largest over its siblings (relative priors) or their sum (absolute
+/// priors); scale <= 0: no guesser, even prior only.
+struct Prior {
+  float visits = 0;
+  float wins = 0;
+};
+Prior child_prior(double even, double weight, double p, double scale);
+
+/// The AMAF backup of one simulation (search.h, "AMAF"): `moves` are the simulation's moves
+/// (its first `path.size() - 1` in the tree, then the playout's), `path` the pool indices of
+/// the tree nodes from the root, `black_half` Black's half-wins. For the node at depth j and
+/// each of its children whose move was first played, from move j on, by the colour to move at
+/// j, adds one AMAF visit and that colour's half-wins. `first_color` is scratch of at least
+/// num_vertices entries, all 0 (left all 0).
+void backup_amaf(NodePool& pool, std::span<const int32_t> path, std::span<const Move> moves, int black_half,
+                 std::span<uint8_t> first_color);
+
+/// Everything one search thread owns.
+struct Worker {
+  std::unique_ptr<PlayoutPolicy> policy;
+  std::unique_ptr<Guesser> guesser;
+  Rng rng;
+  std::vector<Move> moves;
+  std::vector<int32_t> path;
+  std::vector<uint8_t> first_color;
+  std::vector<int32_t> owner_sum;
+  int64_t simulations = 0;  // in this search
+  std::vector<Vertex> candidates;
+  std::vector<float> scores;
+};
+
+}  // namespace hane::search_internal
+
+namespace hane {
+
+class Search::Impl {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  Impl(const SearchOptions& options, std::unique_ptr<PlayoutPolicy> policy, std::unique_ptr<Guesser> guesser);
+
+  const SearchOptions& options() const { return options_; }
+  SearchResult search(const Game& game, Color to_play, const SearchLimits& limits, const AnalysisCallback* analysis);
+  std::vector<float> ownership() const;
+  EndEstimate estimate_end(const Game& game, int playouts);
+  Guesser* guesser() { return workers_[0]->guesser.get(); }
+  void clear() {
+    have_tree_ = false;
+    pool_.reset();
+  }
+
+ private:
+  using Node = search_internal::Node;
+  using Worker = search_internal::Worker;
+
+  // tree.cc: the root, from the previous tree when the game continues it.
+  void prepare_root(const Game& game, Color to_play);
+  bool try_reuse(const Game& game, Color to_play);
+  // simulate.cc
+  bool expand(Worker& w, Node& node, const Board& board, Color to_move, Vertex last, Vertex second_last, int move_number);
+  int32_t select_child(const Node& node, bool at_root) const;
+  double child_value(const Node& c, double log_parent) const;
+  void simulate(Worker& w);
+  // search.cc
+  void run_worker(int index, const SearchLimits& limits, int64_t playout_limit, const AnalysisCallback* analysis);
+  SearchResult snapshot() const;
+  std::vector<Vertex> principal_variation(int32_t from) const;
+
+  SearchOptions options_;
+  float rave_equiv_;
+  search_internal::NodePool pool_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  Rng end_rng_;
+
+  // The root and the position it stands for.
+  int32_t root_ = -1;
+  bool have_tree_ = false;
+  Board root_board_;
+  Color root_color_ = Color::kBlack;
+  Vertex root_last_ = Vertex::none(), root_second_last_ = Vertex::none();
+  int root_move_number_ = 1;
+  double komi_ = 7.5;
+  std::vector<Move> root_moves_;       // the game's moves at the root
+  std::vector<uint8_t> root_allowed_;  // per root child: legal in the game (superko)
+  std::vector<float> root_priors_;     // per root child: guesser probability
+
+  // The current search.
+  std::atomic<int64_t> tickets_{0};
+  std::atomic<int64_t> done_{0};
+  std::atomic<bool> stop_{false};
+  Clock::time_point start_;
+  double cpu_start_ = 0;
+  std::vector<float> ownership_;
+  bool searching_ = false;  // read and written by the searching thread only
+};
+
+}  // namespace hane

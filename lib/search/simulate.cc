@@ -1,0 +1,215 @@
+// Expansion with priors, selection by the RAVE blend, one simulation and its backup (search.h).
+#include <algorithm>
+#include <cmath>
+
+#include "playout/policy.h"
+#include "search/ownership.h"
+#include "search/search_impl.h"
+
+namespace hane {
+
+using search_internal::half_wins_for;
+using search_internal::Node;
+using search_internal::NodePool;
+
+namespace search_internal {
+namespace {
+
+// Relaxed add without a locked instruction, for AMAF counts: under threads an update may
+// rarely be lost, as in Fuego's lock-free tree (M. Enzenberger and M. Müller, "A Lock-free
+// Multithreaded Monte-Carlo Tree Search Algorithm", ACG 2009).
+inline void racy_add(std::atomic<int32_t>& a, int32_t d) {
+  a.store(a.load(std::memory_order_relaxed) + d, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+Prior child_prior(double even, double weight, double p, double scale) {
+  double bonus = 0;
+  if (scale > 0) bonus = weight * std::sqrt(std::max(0.0, p) / scale);
+  return {static_cast<float>(even + bonus), static_cast<float>(even / 2 + bonus)};
+}
+
+void backup_amaf(NodePool& pool, std::span<const int32_t> path, std::span<const Move> moves, int black_half,
+                 std::span<uint8_t> first_color) {
+  // Scanning the simulation backwards leaves first_color[v] = the colour that played v first
+  // from move j on; at j = the depth of a path node, update that node's children.
+  const size_t tree_moves = path.empty() ? 0 : path.size() - 1;
+  for (size_t j = moves.size(); j-- > 0;) {
+    const Move& m = moves[j];
+    if (m.vertex.is_point()) first_color[m.vertex.index()] = static_cast<uint8_t>(m.color);
+    if (j >= tree_moves) continue;
+    const Node& parent = pool[path[j]];
+    const uint8_t mover = static_cast<uint8_t>(m.color);
+    const int half = half_wins_for(m.color, black_half);
+    Node* children = &pool[parent.first_child];  // contiguous
+    const uint8_t* first = first_color.data();
+    for (int k = 0; k < parent.num_children; ++k) {
+      Node& c = children[k];
+      // Branch-free: pass (index 0) never matches, as first_color[0] stays 0.
+      const int32_t hit = first[c.move] == mover;
+      racy_add(c.amaf_visits, hit);
+      racy_add(c.amaf_half_wins, hit * half);
+    }
+  }
+  for (const Move& m : moves) {
+    if (m.vertex.is_point()) first_color[m.vertex.index()] = 0;
+  }
+}
+
+}  // namespace search_internal
+
+bool Search::Impl::expand(Worker& w, Node& node, const Board& board, Color to_move, Vertex last,
+                          Vertex second_last, int move_number) {
+  w.candidates.clear();
+  for (int16_t p : board.empty_points()) {
+    const Vertex v(p);
+    if (!board.is_eye(v, to_move) && board.legal(v, to_move) == Legality::kLegal) w.candidates.push_back(v);
+  }
+  const int count = static_cast<int>(w.candidates.size()) + 1;  // and pass
+  const int32_t first = pool_.allocate(count);
+  if (first < 0) {
+    node.state.store(Node::kLeaf, std::memory_order_release);
+    return false;
+  }
+  const double even = options_.prior_even;
+  float best = 0;
+  if (w.guesser && !w.candidates.empty()) {
+    w.scores.resize(w.candidates.size());
+    const Position position{&board, to_move, last, second_last, move_number};
+    w.guesser->score(position, w.candidates, w.scores);
+    if (!w.guesser->gives_probabilities()) {
+      // Scores of any scale: a softmax turns them into weights.
+      const float top = *std::max_element(w.scores.begin(), w.scores.end());
+      for (float& s : w.scores) s = std::exp(s - top);
+    }
+    for (float s : w.scores) best = std::max(best, s);
+    if (options_.prior_absolute) {
+      // Probabilities over the children: the scale is their sum, not the largest.
+      float sum = 0;
+      for (float s : w.scores) sum += std::max(0.0f, s);
+      best = sum;
+    }
+  }
+  for (int i = 0; i < count - 1; ++i) {
+    Node& c = pool_[first + i];
+    c.move = static_cast<int16_t>(w.candidates[i].index());
+    const search_internal::Prior prior =
+        search_internal::child_prior(even, options_.prior_weight, best > 0 ? w.scores[i] : 0, best);
+    c.prior_visits = prior.visits;
+    c.prior_wins = prior.wins;
+  }
+  Node& pass = pool_[first + count - 1];
+  pass.move = static_cast<int16_t>(Vertex::pass().index());
+  pass.prior_visits = static_cast<float>(even);
+  pass.prior_wins = static_cast<float>(even * search_internal::kPassPriorWinrate);
+  node.first_child = first;
+  node.num_children = static_cast<uint16_t>(count);
+  node.state.store(Node::kExpanded, std::memory_order_release);
+  return true;
+}
+
+double Search::Impl::child_value(const Node& c, double log_parent) const {
+  // With W, n the direct wins and visits (priors included), A, r the AMAF ones and e = equiv:
+  //   β·A/r + (1 − β)·W/n = (A·e + W·(e + r)) / (r·e + n·e + n·r)   (one division).
+  // Single precision: one divss per child (values differ from double by < 1e-6).
+  const float n = static_cast<float>(c.visits.load(std::memory_order_relaxed)) + c.prior_visits;
+  const float w = 0.5f * static_cast<float>(c.half_wins.load(std::memory_order_relaxed)) + c.prior_wins;
+  const float r = static_cast<float>(c.amaf_visits.load(std::memory_order_relaxed));
+  const float a = 0.5f * static_cast<float>(c.amaf_half_wins.load(std::memory_order_relaxed));
+  const float e = rave_equiv_;
+  const float denominator = r * e + n * e + n * r;
+  double value = denominator > 0 ? (a * e + w * (e + r)) / denominator : 0.5f;
+  if (options_.uct_c > 0) value += options_.uct_c * std::sqrt(log_parent / (n + 1));
+  return value;
+}
+
+int32_t Search::Impl::select_child(const Node& node, bool at_root) const {
+  const Node* children = &pool_[node.first_child];  // contiguous
+  if (options_.uct_c == 0) {
+    // The same choice as child_value() without a division: compare the fractions num / den
+    // of the RAVE blend by cross-multiplying (den > 0; an empty child counts as 1/2).
+    float best_num = -1, best_den = 1;
+    int32_t best = -1;
+    const float e = rave_equiv_;
+    for (int i = 0; i < node.num_children; ++i) {
+      if (at_root && !root_allowed_[i]) continue;
+      const Node& c = children[i];
+      const float n = static_cast<float>(c.visits.load(std::memory_order_relaxed)) + c.prior_visits;
+      const float w = 0.5f * static_cast<float>(c.half_wins.load(std::memory_order_relaxed)) + c.prior_wins;
+      const float r = static_cast<float>(c.amaf_visits.load(std::memory_order_relaxed));
+      const float a = 0.5f * static_cast<float>(c.amaf_half_wins.load(std::memory_order_relaxed));
+      float den = r * e + n * e + n * r;
+      float num = a * e + w * (e + r);
+      if (!(den > 0)) {
+        num = 0.5f;
+        den = 1;
+      }
+      if (num * best_den > best_num * den) {
+        best_num = num;
+        best_den = den;
+        best = node.first_child + i;
+      }
+    }
+    return best;
+  }
+  const double log_parent = std::log(node.visits.load(std::memory_order_relaxed) + 1.0);
+  int32_t best = -1;
+  double best_value = -1e300;
+  for (int i = 0; i < node.num_children; ++i) {
+    if (at_root && !root_allowed_[i]) continue;
+    const double v = child_value(children[i], log_parent);
+    if (v > best_value) {
+      best_value = v;
+      best = node.first_child + i;
+    }
+  }
+  return best;
+}
+
+void Search::Impl::simulate(Worker& w) {
+  PlayoutPolicy& policy = *w.policy;
+  policy.reset(root_board_, root_color_, root_last_, root_second_last_);
+  w.moves.clear();
+  w.path.clear();
+  w.path.push_back(root_);
+  Node* node = &pool_[root_];
+  node->visits.fetch_add(1, std::memory_order_relaxed);
+  Color color = root_color_;
+  Vertex last = root_last_, second_last = root_second_last_;
+  const int max_depth = root_board_.size() * root_board_.size();
+  for (int depth = 0; depth < max_depth; ++depth) {
+    if (!node->expanded()) {
+      uint8_t leaf = Node::kLeaf;
+      if (node->n() < options_.expand_visits || pool_.full() ||
+          !node->state.compare_exchange_strong(leaf, Node::kExpanding, std::memory_order_acquire) ||
+          !expand(w, *node, policy.board(), color, last, second_last, root_move_number_ + depth)) {
+        break;
+      }
+    }
+    const int32_t child = select_child(*node, depth == 0);
+    if (child < 0) break;
+    node = &pool_[child];
+    node->visits.fetch_add(1, std::memory_order_relaxed);  // the virtual loss
+    const Vertex v = node->vertex();
+    policy.play(v);
+    w.moves.push_back({color, v});
+    w.path.push_back(child);
+    second_last = last;
+    last = v;
+    color = opponent(color);
+  }
+  const PlayoutResult result = run_playout(policy, w.rng, -1, &w.moves);
+  const double margin = result.score.margin(komi_);
+  const int black_half = margin > 0 ? 2 : margin == 0 ? 1 : 0;
+  add_ownership(policy.board(), w.owner_sum);
+
+  // Direct values: each node's result for the player who moved into it.
+  pool_[root_].half_wins.fetch_add(half_wins_for(opponent(root_color_), black_half), std::memory_order_relaxed);
+  for (size_t d = 1; d < w.path.size(); ++d) {
+    pool_[w.path[d]].half_wins.fetch_add(half_wins_for(w.moves[d - 1].color, black_half), std::memory_order_relaxed);
+  }
+  search_internal::backup_amaf(pool_, w.path, w.moves, black_half, w.first_color);
+}
+
+}  // namespace hane
