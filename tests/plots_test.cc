@@ -74,7 +74,9 @@ TEST_F(PlotsTest, EvalPlotsTopKCurvesAndPhases) {
   for (size_t k = 0; k < topk.size(); ++k) {
     ASSERT_EQ(topk[k].size(), 3u);  // k, uniform, the table
     EXPECT_EQ(topk[k][0], std::to_string(k + 1));
-    if (k > 0) EXPECT_GE(std::stod(topk[k][2]), std::stod(topk[k - 1][2]));  // top-k never falls with k
+    if (k > 0) {
+      EXPECT_GE(std::stod(topk[k][2]), std::stod(topk[k - 1][2]));  // top-k never falls with k
+    }
   }
   const auto phases = rows(dir_ / "plots" / "phases.dat");
   ASSERT_EQ(phases.size(), 4u);

@@ -111,17 +111,12 @@ absl::StatusOr<std::unique_ptr<Analyzer>> Analyzer::create(const AnalyzeOptions&
   return std::unique_ptr<Analyzer>(new Analyzer(options, std::move(*search), std::move(guesser)));
 }
 
-SearchResult Analyzer::search_to_budget(const Game& game, Color to_play, int64_t reused_estimate) {
-  // The search's budget counts new simulations; the root keeps those of the reused subtree.
-  // Ask for what the estimate leaves, then top up (at most twice more) to the root budget.
+SearchResult Analyzer::search_to_budget(const Game& game, Color to_play) {
+  // Root visits, those of the subtree reused from the previous position included (as Pachi's
+  // `-t =N` counts).
   SearchLimits limits;
-  limits.playouts = std::max<int64_t>(1, options_.visits - reused_estimate);
-  SearchResult r = search_->search(game, to_play, limits);
-  for (int round = 0; round < 2 && r.root_visits < options_.visits; ++round) {
-    limits.playouts = options_.visits - r.root_visits;
-    r = search_->search(game, to_play, limits);
-  }
-  return r;
+  limits.visits = options_.visits;
+  return search_->search(game, to_play, limits);
 }
 
 absl::StatusOr<GameAnalysis> Analyzer::analyze(const GameRecord& record, const OnPosition& on_position,
@@ -131,14 +126,9 @@ absl::StatusOr<GameAnalysis> Analyzer::analyze(const GameRecord& record, const O
   search_->clear();
   bool stopped = false;
   int done = 0;
-  int64_t reused = 0;          // visits of the played move's subtree in the last search
   std::vector<Vertex> legal;   // scratch for the guesser
   std::vector<float> scores;
-  auto searched = [&](const SearchResult& r, Vertex next_move) {
-    reused = 0;
-    for (const MoveStats& m : r.children) {
-      if (m.move == next_move) reused = m.visits;
-    }
+  auto searched = [&] {
     ++done;
     if (on_position) on_position(done);
   };
@@ -151,7 +141,7 @@ absl::StatusOr<GameAnalysis> Analyzer::analyze(const GameRecord& record, const O
     a.number = static_cast<int>(out.moves.size()) + 1;
     a.color = move.color;
     a.played = move.vertex;
-    const SearchResult r = search_to_budget(game, move.color, reused);
+    const SearchResult r = search_to_budget(game, move.color);
     const double before = black_winrate(r, move.color);
     if (out.moves.empty()) {
       out.black_start = before;
@@ -196,20 +186,20 @@ absl::StatusOr<GameAnalysis> Analyzer::analyze(const GameRecord& record, const O
       }
     }
     out.moves.push_back(std::move(a));
-    searched(r, move.vertex);
+    searched();
   });
   if (!status.ok()) return status.status();
   if (stopped || (stop && stop())) return absl::CancelledError("stopped");
   const Game& game = *status;
   const Color to_play = game.to_move();
-  const SearchResult r = search_to_budget(game, to_play, reused);
+  const SearchResult r = search_to_budget(game, to_play);
   const double final_winrate = black_winrate(r, to_play);
   if (out.moves.empty()) {
     out.black_start = final_winrate;
   } else {
     out.moves.back().black_after = final_winrate;
   }
-  searched(r, Vertex::none());
+  searched();
   for (MoveAnalysis& a : out.moves) {
     a.drop = a.color == Color::kBlack ? a.black_before - a.black_after : a.black_after - a.black_before;
     a.mistake = a.drop > options_.mistake;

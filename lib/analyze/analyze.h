@@ -10,7 +10,7 @@
 // estimates, biased towards the player to move at small budgets.
 // The win rate after move i is the one before move i+1; after the last move the final position
 // is searched too, so a game of N moves costs N + 1 searches. The tree is reused from one
-// position to the next, and each search is topped up until the root has `visits` visits, reused
+// position to the next, and each search stops when the root has `visits` visits, reused
 // ones included (a budget on the root, as KataGo's maxVisits).
 #pragma once
 
@@ -119,7 +119,7 @@ class Analyzer {
 
  private:
   Analyzer(const AnalyzeOptions& options, std::unique_ptr<Search> search, std::unique_ptr<Guesser> guesser);
-  SearchResult search_to_budget(const Game& game, Color to_play, int64_t reused_estimate);
+  SearchResult search_to_budget(const Game& game, Color to_play);
 
   AnalyzeOptions options_;
   std::unique_ptr<Search> search_;
