@@ -192,7 +192,7 @@ TEST_F(CliTest, WorkFailuresExitOneAndUsageErrorsFoundLateExitTwo) {
   EXPECT_EQ(hane("gtp --threads 0").code, 2);
   EXPECT_EQ(hane("play --size 30").code, 2);
   // --help and --version succeed for every command.
-  for (const std::string command : {"", "dataset stats", "train diamond", "train softmax", "train tree", "eval",
+  for (const std::string command : {"", "dataset stats", "train diamond", "train softmax", "train tree", "train boost", "eval",
                                     "model info", "bench", "gtp", "play", "match"}) {
     const Result help = hane(command + " --help");
     EXPECT_EQ(help.code, 0) << command;
@@ -225,6 +225,24 @@ TEST_F(CliTest, ProgressCountsEachGameOncePerPass) {
   const std::string n = r.out.substr(r.out.rfind(' ', on - 1) + 1, on - r.out.rfind(' ', on - 1) - 1);
   EXPECT_THAT(r.err, HasSubstr("sampling positions (pass 1 of 2: counting): " + n + "/" + n + " games"));
   EXPECT_THAT(r.err, HasSubstr("sampling positions (pass 2 of 2): " + n + "/" + n + " games"));
+}
+
+TEST_F(CliTest, BoostsOnATreeAndTheModelIsListedAndMeasured) {
+  const std::string tree = path("b-tree.model"), boost = path("b-boost.model");
+  ASSERT_EQ(hane("train tree " + path("games9") + " --size 9 --leaves 10 --quiet --out " + tree).code, 0);
+  const Result bad = hane("train boost " + path("games9") + " --size 9 --base " + path("games9") + " --out " + boost);
+  EXPECT_EQ(bad.code, 1) << bad.err;
+  const Result r = hane("train boost " + path("games9") + " --size 9 --base " + tree +
+                        " --rounds 2 --leaves 4 --min-leaf 5 --no-early-stop --snapshots 1 --quiet --out " + boost);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("boosted 2 trees"));
+  EXPECT_TRUE(fs::exists(path("b-boost-1.model")));
+  const Result info = hane("model info " + boost);
+  ASSERT_EQ(info.code, 0) << info.err;
+  EXPECT_THAT(info.out, HasSubstr("boosted trees (base "));
+  EXPECT_THAT(info.out, HasSubstr("\"kind\": \"boosted-trees\""));
+  const Result e = hane("eval " + path("games9") + " --size 9 --split all --quiet -m " + boost + " -m " + tree);
+  EXPECT_EQ(e.code, 0) << e.err;
 }
 
 TEST_F(CliTest, ModelsRecordTheirBoardSizesAndEvalWarnsOnOthers) {
@@ -321,9 +339,9 @@ TEST_F(CliTest, SmallerThingsBotsRanksMaxGamesAndWrongBenchModels) {
   };
   EXPECT_EQ(read("all"), read("test"));
   EXPECT_THAT(read("all"), HasSubstr("20"));
-  // A model that does not load fails before any benchmarking: nothing measured.
+  // A model file that is not there is a usage error before any benchmarking: nothing measured.
   const Result bench = hane("bench --policy uniform --policy softmax:" + path("no.model"));
-  EXPECT_EQ(bench.code, 1);
+  EXPECT_EQ(bench.code, 2);
   EXPECT_EQ(bench.out, "");
   EXPECT_THAT(bench.err, HasSubstr("no.model"));
 }

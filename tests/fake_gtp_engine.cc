@@ -15,12 +15,17 @@
 //   nocleanup=1 / nohandicap=1 / nostatus=1   leave kgs-genmove_cleanup / fixed_handicap /
 //                    final_status_list out of list_commands (and refuse them)
 //   slowstart=MS     wait before reading the first command
+//   tune=X           a synthetic objective for hane tune: strength s = -10 (X - 0.7)^2, and the
+//                    engine resigns at its genmove ceil(100 E e^s), E exponential from the seed
+//                    and its colour, so it outlasts (beats) an engine of strength s' with
+//                    probability close to logistic(s - s') (Bradley-Terry; move counts are whole)
 //   nostart=1        exit at once with code 2
 // Every genmove writes "fake NAME: genmove K" to stderr. The commands it got are appended
 // to the file given by log=PATH, one per line.
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -34,6 +39,7 @@
 #include "go/game.h"
 #include "go/score.h"
 #include "match/result.h"
+#include "util/hash.h"
 
 namespace {
 
@@ -164,6 +170,17 @@ int main(int argc, char** argv) {
       if (genmoves == opt_int("refuse", -1)) {
         error("cannot");
         continue;
+      }
+      if (!opt("tune").empty()) {
+        // The genmove at which this engine resigns, drawn once per game (per seed and colour).
+        const double x = std::atof(opt("tune").c_str());
+        uint64_t h = hane::splitmix64(static_cast<uint64_t>(std::atoll(opt("seed", "1").c_str())) * 2 + (c == Color::kBlack));
+        const double u = (static_cast<double>(h >> 11) + 0.5) / 9007199254740992.0;
+        const int resign_at = static_cast<int>(std::ceil(-std::log(u) * 100 * std::exp(-10 * (x - 0.7) * (x - 0.7))));
+        if (genmoves >= resign_at) {
+          reply("resign");
+          continue;
+        }
       }
       if (genmoves == opt_int("resign", -1)) {
         reply("resign");

@@ -151,17 +151,20 @@ TEST(GtpEngine, LiveAnalysisStopsAtTheNextLine) {
 // A generator that thinks until it is stopped, then passes.
 class Stubborn final : public MoveGenerator {
  public:
-  explicit Stubborn(std::atomic<bool>* started) : started_(started) {}
+  explicit Stubborn(std::atomic<bool>* started, std::atomic<bool>* stopped = nullptr)
+      : started_(started), stopped_(stopped) {}
   std::string name() const override { return "stubborn"; }
   SearchResult genmove(const Game&, const Request& request) override {
     *started_ = true;
     while (!request.stop || !*request.stop) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    if (stopped_) *stopped_ = true;
     return {};
   }
   EndEstimate estimate_end(const Game&) override { return {}; }
 
  private:
   std::atomic<bool>* started_;
+  std::atomic<bool>* stopped_;
 };
 
 // GoGui's "# interrupt" (sent while a command runs) stops genmove, which answers at once.
@@ -183,6 +186,34 @@ TEST(GtpEngine, InterruptStopsGenmove) {
   engine.run(in, out);
   writer.join();
   EXPECT_EQ(out.str(), "=1 pass\n\n=2 hane\n\n");
+}
+
+// An empty line ends a running lz-analyze (as Leela Zero and KataGo do, and GUIs send it);
+// the next command is then answered as usual.
+TEST(GtpEngine, EmptyLineEndsLiveAnalysis) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  std::atomic<bool> started{false}, stopped{false};
+  Engine engine(std::make_unique<Stubborn>(&started, &stopped));
+  std::ostringstream out;
+  std::thread writer([&] {
+    const auto put = [&](const std::string& s) { ASSERT_EQ(write(fds[1], s.data(), s.size()), static_cast<ssize_t>(s.size())); };
+    put("1 lz-analyze 100\n");
+    while (!started) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    put("\n");
+    // The analysis stops before any other command is sent.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!stopped && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    EXPECT_TRUE(stopped) << "the empty line did not stop the analysis";
+    put("2 name\n");
+    close(fds[1]);
+  });
+  __gnu_cxx::stdio_filebuf<char> buf(fds[0], std::ios::in);
+  std::istream in(&buf);
+  engine.run(in, out);
+  writer.join();
+  EXPECT_TRUE(out.str().starts_with("=1\n")) << out.str();
+  EXPECT_TRUE(out.str().ends_with("\n\n=2 hane\n\n")) << out.str();
 }
 
 TEST(GtpEngine, EndOfInputWithoutQuitEnds) {

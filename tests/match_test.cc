@@ -181,6 +181,24 @@ TEST(MatchReferee, HandicapWithFixedOrFreeHandicap) {
   }
 }
 
+TEST(MatchReferee, HandicapStonesAreCompensatedUnderAreaScoring) {
+  // 7x7, two handicap stones (C3, E5), komi 0.5; White E3, Black C5, two passes. The board
+  // counts Black 3 stones, White 1, the empty points neutral: 3 - 1 - 0.5 = B+1.5 without
+  // compensation; the Chinese rules give White 2 points (W+0.5), the AGA rules 1 (B+0.5).
+  for (const auto& [rule, result] : {std::pair{HandicapCompensation::kPerStone, "W+0.5"},
+                                     {HandicapCompensation::kPerStoneButOne, "B+0.5"},
+                                     {HandicapCompensation::kNone, "B+1.5"}}) {
+    GameSettings s = small_board(7);
+    s.handicap = 2;
+    s.handicap_compensation = rule;
+    EngineProcess b(fake("b", "moves=C5")), w(fake("w", "moves=E3"));
+    const GameResult r = play(s, b, w);
+    EXPECT_EQ(r.ending, Ending::kScore) << r.reason;
+    ASSERT_EQ(r.handicap_stones.size(), 2u);
+    EXPECT_EQ(r.result, result);
+  }
+}
+
 TEST(MatchReferee, TimeControlIsSentAndOverstepLoses) {
   GameSettings s = small_board();
   s.time = {0.2, 0, 0};  // 0.2 s absolute

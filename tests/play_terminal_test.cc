@@ -186,6 +186,11 @@ TEST(PlayTerminal, BothPassScoresAndShowsDeadStones) {
   EXPECT_NE(screen.find("Result (area counting, komi 7.5): B+"), std::string::npos) << screen;
   t.wait_for(".sgf");
   EXPECT_EQ(t.exit_code(), 0);
+  // The record keeps the area its result counts (TB / TW in the last node).
+  std::ifstream in(sgf);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find("TB["), std::string::npos) << text.str();
   std::filesystem::remove(sgf);
 }
 

@@ -11,6 +11,7 @@
 
 #include "playout/registry.h"
 #include "search/search.h"
+#include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/corpus_options.h"
 #include "tools/policy_options.h"
@@ -69,7 +70,8 @@ Measured measure(PlayoutPolicy& policy, int size, const BenchOptions& o) {
   return m;
 }
 
-// With no --policy: uniform, rules (when registered) and softmax with the shipped rollout model.
+// With no --policy: uniform, rules (when registered), softmax with the shipped rollout model and
+// gamma with the shipped gamma model.
 std::vector<std::string> default_specs() {
   std::vector<std::string> specs = {"uniform"};
   const std::vector<std::string> names = policy_names();
@@ -79,6 +81,12 @@ std::vector<std::string> default_specs() {
     specs.push_back("softmax:" + model);
   } else {
     std::fprintf(stderr, "hane: warning: %s not found, softmax left out\n", model.c_str());
+  }
+  const std::string gamma = std::string(HANE_PATTERNS_DIR) + "/kgs-gamma.model";
+  if (std::filesystem::exists(gamma)) {
+    specs.push_back("gamma:" + gamma);
+  } else {
+    std::fprintf(stderr, "hane: warning: %s not found, gamma left out\n", gamma.c_str());
   }
   return specs;
 }
@@ -114,6 +122,16 @@ void bench_search(const BenchOptions& o, const std::vector<std::string>& specs, 
 
 void run(const BenchOptions& o) {
   const std::vector<std::string> specs = o.policy.specs.empty() ? default_specs() : o.policy.specs;
+  check_settings_used(o.policy.options(), specs);
+  std::error_code ec;
+  if (o.search && o.prior != "none" && o.prior != "uniform" && !std::filesystem::exists(o.prior, ec)) {
+    throw UsageError("--search-prior " + o.prior + ": no such model file (or none)");
+  }
+  // Models of other board sizes than those measured (9x9, 19x19) are said.
+  for (const std::string& spec : specs) {
+    if (spec.find(':') != std::string::npos) warn_if_model_not_for(spec.substr(spec.find(':') + 1), {9, 19}, "bench plays on");
+  }
+  if (o.search && o.prior != "none") warn_if_model_not_for(o.prior, {9, 19}, "bench --search plays on");
   // Every policy (and model) is made first: a wrong one fails before any benchmarking.
   std::vector<std::unique_ptr<PlayoutPolicy>> policies;
   for (const std::string& spec : specs) policies.push_back(o.policy.make(spec));
@@ -126,7 +144,7 @@ void run(const BenchOptions& o) {
   }
 
   nlohmann::json report;
-  std::printf("playouts from the empty board, one thread, %.1f s each (wall clock; CPU time of the thread in "
+  std::printf("playouts from the empty board, one thread, %g s each (wall clock; CPU time of the thread in "
               "brackets)\n", o.seconds);
   int width = 10;
   for (const std::string& n : names) width = std::max(width, static_cast<int>(n.size()));
@@ -159,10 +177,10 @@ void add_bench_command(CLI::App& app) {
   auto options = std::make_shared<BenchOptions>();
   CLI::App* cmd = app.add_subcommand(
       "bench", "Measure playout policies: playouts/s, µs per move and moves per playout on 9x9 and 19x19, one "
-               "thread. Default: uniform, rules and softmax with patterns/kgs-softmax-rollout.model.");
+               "thread. Default: uniform, rules, softmax with patterns/kgs-softmax-rollout.model and gamma with "
+               "patterns/kgs-gamma.model.");
   add_policy_flags(cmd, options->policy, true);
   cmd->add_option("--seconds", options->seconds, "Time spent on each measurement, in seconds")
-      ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--seed", options->seed, "PRNG seed")->capture_default_str();
   cmd->add_option("--json", options->json_path,

@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <limits>
+#include <optional>
 #include <thread>
 
 #include "corpus/source.h"
@@ -22,6 +25,13 @@ namespace fs = std::filesystem;
 namespace {
 
 // --- value checks ---------------------------------------------------------------------------
+
+// A bound as written: 0, 0.001, 3600.
+std::string bound_text(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
 
 bool holds_game_records(const fs::path& dir) {
   std::error_code ec;
@@ -71,7 +81,7 @@ std::string check_output(const std::string& path) {
   return "";
 }
 
-// An output folder (match --out): an existing writable folder, or one that can be made in an
+// An output folder (match and tune --out): an existing writable folder, or one that can be made in an
 // existing writable folder.
 std::string check_output_folder(const std::string& path) {
   if (path.empty()) return "empty folder name";
@@ -120,6 +130,21 @@ CLI::Validator validator(std::function<std::string(std::string&)> f, const std::
   return CLI::Validator(std::move(f), description);
 }
 
+// A number within [lo, hi] (lo excluded when `open_lo`), with a message that says so plainly.
+CLI::Validator number_check(double lo, double hi, bool open_lo) {
+  return validator(
+      [=](std::string& v) -> std::string {
+        char* end = nullptr;
+        const double d = std::strtod(v.c_str(), &end);
+        if (v.empty() || end != v.c_str() + v.size() || std::isnan(d)) return "not a number: " + v;
+        const bool low = open_lo ? !(d > lo) : !(d >= lo);
+        if (!low && d <= hi) return "";
+        if (hi == std::numeric_limits<double>::max()) return std::string(open_lo ? "must be > " : "must be >= ") + bound_text(lo) + ", not " + v;
+        return "must be " + std::string(open_lo ? "more than " : "") + bound_text(lo) + (open_lo ? ", at most " : "..") + bound_text(hi) + ", not " + v;
+      },
+      "");
+}
+
 bool has_name(const CLI::Option* o, const std::string& name) {
   for (const std::string& n : o->get_lnames()) {
     if (n == name) return true;
@@ -135,9 +160,11 @@ void harden_app(CLI::App* app) {
       o->check(validator([](std::string& v) { return check_input(v); }, ""));
     } else if (has_name(o, "file") || (has_name(o, "model") && (app->get_name() == "eval" || app->get_name() == "bench"))) {
       o->check(validator([](std::string& v) { return check_model_input(v); }, ""));
-    } else if (app->get_name() == "match" && has_name(o, "out")) {
+    } else if (((app->get_name() == "match" || app->get_name() == "tune" || app->get_name() == "analyze") &&
+                has_name(o, "out")) ||
+               has_name(o, "plot")) {
       o->check(validator([](std::string& v) { return check_output_folder(v); }, ""));
-    } else if (app->get_name() == "match" && has_name(o, "json")) {
+    } else if ((app->get_name() == "match" || app->get_name() == "tune") && has_name(o, "json")) {
       // May name a file inside the --out folder, which the match makes: its folder must be makeable.
       o->check(validator([](std::string& v) {
         const fs::path dir = fs::path(v).parent_path();
@@ -149,11 +176,17 @@ void harden_app(CLI::App* app) {
       // transform, not check: CLI11 hands a check a copy, and the cap must reach the value.
       o->transform(validator([](std::string& v) { return check_threads(v); }, ""));
     } else if (has_name(o, "max-games") || has_name(o, "min-moves")) {
-      o->check(CLI::NonNegativeNumber);
+      o->check(number_check(0, std::numeric_limits<double>::max(), false));
     } else if (has_name(o, "size")) {
       o->check(validator([](std::string& v) { return check_size(v); }, ""));
     } else if (has_name(o, "seconds")) {
-      o->check(CLI::Range(1e-3, 3600.0));
+      o->check(number_check(0, 3600.0, true));
+    } else if (has_name(o, "komi")) {
+      o->check(validator([](std::string& v) -> std::string {
+        char* end = nullptr;
+        const double d = std::strtod(v.c_str(), &end);
+        return !v.empty() && end == v.c_str() + v.size() && std::isfinite(d) ? "" : "komi: a finite number of points, not " + v;
+      }, ""));
     }
   }
   for (CLI::App* sub : app->get_subcommands([](CLI::App*) { return true; })) harden_app(sub);
@@ -227,6 +260,11 @@ bool is_number(const std::string& s) {
 
 void harden(CLI::App& app) { harden_app(&app); }
 
+CLI::Validator positive_number() { return number_check(0, std::numeric_limits<double>::max(), true); }
+CLI::Validator non_negative_number() { return number_check(0, std::numeric_limits<double>::max(), false); }
+
+std::string output_problem(const std::string& path) { return check_output(path); }
+
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
   std::string best;
   size_t best_distance = std::max<size_t>(2, word.size() / 3) + 1;
@@ -268,7 +306,16 @@ std::string check_command_line(const CLI::App& app, int argc, const char* const*
                (guess.empty() ? "" : "; did you mean --" + guess + "?");
       }
       const CLI::Option* o = find_short(cur, a[1]);
-      if (o != nullptr && a.size() == 2 && takes_value(o)) ++i;
+      if (o == nullptr) {
+        // One letter: the long options that start with it, as a guess ("-q": --quiet).
+        std::vector<std::string> starting;
+        for (const std::string& n : long_names(cur)) {
+          if (n[0] == a[1]) starting.push_back(n);
+        }
+        return "unknown option -" + std::string(1, a[1]) + " for '" + command_path(cur) + "'" +
+               (starting.size() == 1 ? "; did you mean --" + starting[0] + "?" : "");
+      }
+      if (a.size() == 2 && takes_value(o)) ++i;
       continue;
     }
     // A word: a subcommand, or a positional value.
@@ -299,6 +346,12 @@ std::string check_command_line(const CLI::App& app, int argc, const char* const*
 int run(CLI::App& app, int argc, char** argv) {
   install_interrupt_handler(/*sigterm_too=*/cluster::size() > 1);  // (see util/interrupt.h)
   harden(app);
+  if (argc < 2) {
+    // `hane` alone: the commands, as --help lists them.
+    std::fputs(app.help().c_str(), stderr);
+    std::fprintf(stderr, "hane: a command is needed (hane COMMAND --help for its options)\n");
+    return kExitUsage;
+  }
   if (const std::string problem = check_command_line(app, argc, argv); !problem.empty()) {
     std::fprintf(stderr, "hane: %s\nRun with --help for more information.\n", problem.c_str());
     return kExitUsage;
@@ -330,30 +383,59 @@ int run(CLI::App& app, int argc, char** argv) {
 
 void note_training_board_sizes(const std::map<int, int64_t>& sizes) { set_training_board_sizes(sizes); }
 
-void warn_if_other_board_sizes(const std::string& model_path, const std::map<int, int64_t>& game_sizes) {
-  if (!cluster::is_root()) return;  // (every rank reads the same games)
+namespace {
+
+// The board sizes a model file records (board_sizes_seen, else board_size); nullopt when the
+// model is not a readable file.
+std::optional<std::vector<int>> trained_sizes(const std::string& model_path) {
   std::error_code ec;
-  if (!fs::is_regular_file(model_path, ec)) return;
+  if (!fs::is_regular_file(model_path, ec)) return std::nullopt;
   const auto file = read_model_file(model_path);
-  if (!file.ok()) return;
+  if (!file.ok()) return std::nullopt;
   std::vector<int> trained;
   if (file->header.contains("board_sizes_seen")) {
     for (const auto& [size, n] : file->header["board_sizes_seen"].items()) trained.push_back(std::stoi(size));
   } else if (file->header.contains("board_size")) {
     trained.push_back(file->header["board_size"].get<int>());
   }
-  std::string sizes;
+  return trained;
+}
+
+std::string sizes_text(const std::vector<int>& sizes) {
+  std::string out;
+  for (int s : sizes) out += (out.empty() ? "" : ", ") + std::to_string(s) + "x" + std::to_string(s);
+  return out;
+}
+
+}  // namespace
+
+void warn_if_other_board_sizes(const std::string& model_path, const std::map<int, int64_t>& game_sizes) {
+  if (!cluster::is_root()) return;  // (every rank reads the same games)
+  const auto trained = trained_sizes(model_path);
+  if (!trained) return;
+  std::vector<int> others;
   int64_t games = 0;
   for (const auto& [size, n] : game_sizes) {
-    if (std::find(trained.begin(), trained.end(), size) != trained.end()) continue;
-    sizes += (sizes.empty() ? "" : ", ") + std::to_string(size) + "x" + std::to_string(size);
+    if (std::find(trained->begin(), trained->end(), size) != trained->end()) continue;
+    others.push_back(size);
     games += n;
   }
-  if (sizes.empty()) return;
-  std::string seen;
-  for (int s : trained) seen += (seen.empty() ? "" : ", ") + std::to_string(s) + "x" + std::to_string(s);
+  if (others.empty()) return;
   std::fprintf(stderr, "hane: warning: %s was trained on %s boards; %s games here are on %s\n", model_path.c_str(),
-               seen.empty() ? "unrecorded" : seen.c_str(), with_thousands(games).c_str(), sizes.c_str());
+               trained->empty() ? "unrecorded" : sizes_text(*trained).c_str(), with_thousands(games).c_str(),
+               sizes_text(others).c_str());
+}
+
+void warn_if_model_not_for(const std::string& model_path, const std::vector<int>& sizes, const std::string& use) {
+  const auto trained = trained_sizes(model_path);
+  if (!trained) return;
+  std::vector<int> others;
+  for (int size : sizes) {
+    if (std::find(trained->begin(), trained->end(), size) == trained->end()) others.push_back(size);
+  }
+  if (others.empty()) return;
+  std::fprintf(stderr, "hane: warning: %s was trained on %s boards; %s %s\n", model_path.c_str(),
+               trained->empty() ? "unrecorded" : sizes_text(*trained).c_str(), use.c_str(), sizes_text(others).c_str());
 }
 
 }  // namespace hane::tools

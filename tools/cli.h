@@ -17,6 +17,7 @@
 //   --max-games, --min-moves     >= 0
 //   --size                       0 (any) or 2..25
 //   --seconds                    more than 0, at most 3600
+//   --komi                       a finite number
 // Every option takes one value per occurrence (repeat it for more: -m a -m b). And, on the
 // whole command line before parsing: unknown subcommands and options are refused
 // with "did you mean ...", and single-dash long options ("-out") are refused.
@@ -25,6 +26,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -45,6 +47,15 @@ struct UsageError : std::runtime_error {
 /// Attaches the checks above to every option of every subcommand of `app`, by name.
 void harden(CLI::App& app);
 
+/// Number checks with plain messages ("must be > 0, not 0"; CLI11's own name the range up to
+/// the largest double): more than 0, at least 0.
+CLI::Validator positive_number();
+CLI::Validator non_negative_number();
+
+/// "" if `path` can be written (created or overwritten: its folder exists and is writable),
+/// else the reason ("cannot write x: folder y does not exist").
+std::string output_problem(const std::string& path);
+
 /// Parses and runs `app` with the checks and exit codes above; messages go to stderr, each
 /// starting "hane: ". Installs the Ctrl-C handler (util/interrupt.h).
 int run(CLI::App& app, int argc, char** argv);
@@ -63,5 +74,8 @@ void note_training_board_sizes(const std::map<int, int64_t>& sizes);
 /// Warns on stderr when the model file's recorded board sizes (board_sizes_seen, else
 /// board_size) do not include some of `game_sizes`. Silent for models that are not files.
 void warn_if_other_board_sizes(const std::string& model_path, const std::map<int, int64_t>& game_sizes);
+/// The same for a model used on boards of `sizes` (bench, gtp): "M was trained on 19x19 boards;
+/// <use> 9x9".
+void warn_if_model_not_for(const std::string& model_path, const std::vector<int>& sizes, const std::string& use);
 
 }  // namespace hane::tools

@@ -119,6 +119,21 @@ nlohmann::json corpus_stats_json(const CorpusStats& s) {
   return j;
 }
 
+std::string no_games_message(const CorpusStats& stats, const CorpusFlags& flags, const std::string& what) {
+  std::string message = "no " + what + " (see the rejections above)";
+  if (flags.board_size == 0 || stats.board_sizes.empty() || stats.board_sizes.contains(flags.board_size)) return message;
+  std::string sizes;
+  int most = 0;
+  int64_t most_games = -1;
+  for (const auto& [size, n] : stats.board_sizes) {
+    sizes += (sizes.empty() ? "" : ", ") + std::to_string(size) + "x" + std::to_string(size) + " (" + with_thousands(n) + ")";
+    if (n > most_games) most = size, most_games = n;
+  }
+  return message + ": the games are on " + sizes + ", not " + std::to_string(flags.board_size) + "x" +
+         std::to_string(flags.board_size) + " (--size " + std::to_string(flags.board_size) + "); try --size " +
+         std::to_string(most) + ", or --size 0 for any size";
+}
+
 void write_json(const std::string& path, const nlohmann::json& report) {
   if (!cluster::is_root()) return;  // every rank holds the report; rank 0 writes it
   std::ofstream out(path);

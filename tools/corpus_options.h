@@ -39,6 +39,10 @@ void print_corpus_summary(const CorpusStats& stats);
 /// The statistics as JSON: games_read, games_kept, positions, rejected (reason -> count), ...
 nlohmann::json corpus_stats_json(const CorpusStats& stats);
 
+/// The error when no game is left to work on: "no training games (see the rejections above)",
+/// and when the --size filter left out every game, the sizes seen and the --size to use.
+std::string no_games_message(const CorpusStats& stats, const CorpusFlags& flags, const std::string& what);
+
 /// Writes `report` to `path`, or throws std::runtime_error naming the file.
 void write_json(const std::string& path, const nlohmann::json& report);
 

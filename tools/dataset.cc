@@ -19,7 +19,7 @@ struct StatsFlags {
   std::string json_path;
 };
 
-void print_stats(const CorpusStats& s) {
+void print_stats(const CorpusStats& s, int64_t max_games) {
   const double mb = s.source.bytes / 1e6;
   std::printf("games read        %12s\n", with_thousands(s.games_read).c_str());
   std::printf("games kept        %12s\n", with_thousands(s.games_kept).c_str());
@@ -67,6 +67,11 @@ void print_stats(const CorpusStats& s) {
   std::printf("\n\nread %s entries, %.1f MB of SGF (%.1f MB of input) in %.2f s: %s games/s, %.1f MB/s\n",
               with_thousands(s.source.entries).c_str(), mb, s.source.input_bytes / 1e6, s.seconds,
               with_thousands(static_cast<int64_t>(s.games_read / s.seconds)).c_str(), mb / s.seconds);
+  if (max_games > 0) {
+    // The readers work ahead in parallel: entries past the last counted game were opened too.
+    std::printf("(--max-games %s: the games above are the first %s counted; entries are all that were opened)\n",
+                with_thousands(max_games).c_str(), with_thousands(max_games).c_str());
+  }
 }
 
 }  // namespace
@@ -81,7 +86,7 @@ void add_dataset_command(CLI::App& app) {
   stats->add_option("--json", flags->json_path, "Also write the statistics to this JSON file");
   stats->callback([flags] {
     const CorpusStats s = read_corpus(flags->corpus.paths, flags->corpus.options(), [](CorpusGame&&) {});
-    print_stats(s);
+    print_stats(s, flags->corpus.max_games);
     if (!flags->json_path.empty()) write_json(flags->json_path, corpus_stats_json(s));
   });
 }

@@ -1,8 +1,25 @@
 #include "tools/engine_options.h"
 
 #include <cstdlib>
+#include <filesystem>
+
+#include "playout/policy_settings.h"
+#include "tools/cli.h"
+#include "tools/policy_options.h"
 
 namespace hane::tools {
+namespace {
+
+// "uniform, rules, softmax:MODEL, guesser:MODEL", from the registry.
+std::string policy_list() {
+  std::string out;
+  for (const PolicyKind& k : policy_kinds()) {
+    out += (out.empty() ? "" : ", ") + std::string(k.name) + (k.argument.empty() ? "" : ":" + std::string(k.argument));
+  }
+  return out;
+}
+
+}  // namespace
 
 std::string patterns_dir() {
   if (const char* env = std::getenv("HANE_PATTERNS"); env && *env) return env;
@@ -17,59 +34,53 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
   cmd->add_option("--playouts", o.playouts,
                   "New simulations per move, not counting the reused subtree's (default " + std::to_string(s.playouts) +
                       " when no --visits, no --time-per-move and no clock); with a clock too, the smaller budget wins")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->group(group);
   cmd->add_option("--visits", o.visits,
                   "Root visits per move, the reused subtree's included (as Pachi's -t =N); with --playouts or a clock "
                   "too, the first limit reached stops")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->group(group);
   cmd->add_option("--time-per-move", o.time_per_move, "Seconds per move; with --playouts or --visits too, the first reached stops")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->group(group);
   cmd->add_option_function<std::string>(
          "--policy", [&flags](const std::string& v) { flags.options.search.policy = v, flags.default_policy = false; },
-         "Playout policy: uniform, rules, softmax:MODEL (e.g. softmax:PATTERNS/kgs-softmax-rollout.model), guesser:MODEL (default rules)")
+         "Playout policy: " + policy_list() + " (e.g. softmax:" + patterns_dir() +
+             "/kgs-softmax-rollout.model; default " + o.search.policy + ")")
       ->group(group);
-  cmd->add_option_function<std::string>(
-         "--policy-set",
-         [&flags](const std::string& v) {
-           const size_t eq = v.find('=');
-           if (eq == std::string::npos || eq == 0) throw CLI::ValidationError("--policy-set", "KEY=VALUE, not " + v);
-           flags.options.search.policy_options.settings[v.substr(0, eq)] = v.substr(eq + 1);
-         },
-         "A playout policy's own setting KEY=VALUE, keys prefixed by the policy's name (e.g. rules.capture=0.9); "
-         "repeatable")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+  cmd->add_option("--policy-set", flags.policy_settings,
+                  "A playout policy's own setting KEY=VALUE, keys prefixed by the policy's name (e.g. "
+                  "rules.capture=0.9); repeatable")
       ->group(group);
   cmd->add_option_function<std::string>(
          "--prior", [&flags](const std::string& v) { flags.options.search.prior = v, flags.default_prior = false; },
-         "Guesser model for the priors of new tree nodes, or none (default PATTERNS/kgs-tree.model)")
+         "Guesser model for the priors of new tree nodes, or none (default " + o.search.prior + ")")
       ->group(group);
   cmd->add_option("--threads", s.threads, "Search threads")->check(CLI::Range(1, 256))->capture_default_str()->group(group);
   cmd->add_option("--seed", s.seed, "Seed of the search's random numbers")->capture_default_str()->group(group);
   cmd->add_option("--prior-weight", s.prior_weight, "Virtual wins of the guesser prior at the most likely move")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str()
       ->group(group);
   cmd->add_flag("--prior-absolute", s.prior_absolute,
                 "Priors on an absolute scale: --prior-weight * sqrt(p) virtual wins, not * sqrt(p / p_max)")
       ->group(group);
   cmd->add_option("--prior-even", s.prior_even, "Virtual visits at win rate 0.5 for every new child")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str()
       ->group(group);
   cmd->add_option("--rave-equiv", s.rave_equiv, "RAVE equivalence: visits after which AMAF and direct values weigh the same")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str()
       ->group(group);
-  cmd->add_option("--uct-c", s.uct_c, "UCB exploration constant")->check(CLI::NonNegativeNumber)->capture_default_str()->group(group);
+  cmd->add_option("--uct-c", s.uct_c, "UCB exploration constant")->check(non_negative_number())->capture_default_str()->group(group);
   cmd->add_option("--expand-visits", s.expand_visits, "Visits a leaf needs before it is expanded")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str()
       ->group(group);
   cmd->add_option("--max-tree-mb", s.max_tree_mb, "Memory for the tree, MB (then it stops growing)")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str()
       ->group(group);
   cmd->add_option("--resign", s.resign_threshold, "Resign below this win rate (0: never)")
@@ -78,28 +89,51 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
       ->group(group);
   cmd->add_option("--resign-moves", o.resign_moves,
                   "Resign only after this many moves in a row below --resign (never before size*size/4 moves)")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str()
       ->group(group);
-  cmd->add_flag("!--no-reuse-tree", s.reuse_tree, "Start every search from an empty tree")->group(group);
+  cmd->add_flag_callback("--no-reuse-tree", [&s] { s.reuse_tree = false; }, "Start every search from an empty tree")
+      ->group(group);
   cmd->add_option("--time-lag", s.time_lag, "Seconds kept in reserve per move under a clock (network, process delays)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str()
       ->group(group);
   cmd->add_option("--end-playouts", o.end_playouts, "Playouts behind dead stones, the final score and genmove's pass and cleanup decisions")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str()
       ->group(group);
   cmd->add_flag("--quiet", flags.quiet, "Nothing on stderr but warnings and errors (no line naming the engine)");
 }
 
+// The options with the --policy-set settings parsed, after the checks of the command line
+// (UsageError): the policy spec and its settings, settings no policy in use reads, the prior file.
+gtp::EngineOptions checked_options(const EngineFlags& flags) {
+  gtp::EngineOptions o = flags.options;
+  SearchOptions& s = o.search;
+  PolicyFlags policy;
+  policy.settings = flags.policy_settings;
+  s.policy_options = policy.options();
+  check_settings_used(s.policy_options, {s.policy});
+  if (!flags.default_policy) {
+    check_policy_spec(s.policy, s.policy_options);
+  } else if (absl::Status st = check_policy_settings(s.policy, s.policy_options); !st.ok()) {
+    throw UsageError("--policy-set: " + std::string(st.message()));
+  }
+  std::error_code ec;
+  if (!flags.default_prior && s.prior != "none" && s.prior != "uniform" && !std::filesystem::exists(s.prior, ec)) {
+    throw UsageError("--prior " + s.prior + ": no such model file (or none)");
+  }
+  return o;
+}
+
 absl::StatusOr<std::unique_ptr<gtp::SearchPlayer>> make_player(const EngineFlags& flags, std::ostream* log) {
+  const gtp::EngineOptions options = checked_options(flags);
   // Shipped defaults may be missing (or need a policy another build has): fall back then, but
   // never silently replace what the user asked for.
-  if (flags.default_policy && flags.default_prior) return gtp::make_search_player(flags.options, true, log);
-  auto player = gtp::make_search_player(flags.options, false, log);
+  if (flags.default_policy && flags.default_prior) return gtp::make_search_player(options, true, log);
+  auto player = gtp::make_search_player(options, false, log);
   if (player.ok() || (!flags.default_policy && !flags.default_prior)) return player;
-  gtp::EngineOptions o = flags.options;
+  gtp::EngineOptions o = options;
   (flags.default_policy ? o.search.policy : o.search.prior) = flags.default_policy ? "uniform" : "none";
   auto fallback = gtp::make_search_player(o, false, log);
   if (fallback.ok() && log) {

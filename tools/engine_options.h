@@ -4,6 +4,8 @@
 
 #include <iosfwd>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -13,7 +15,8 @@
 namespace hane::tools {
 
 struct EngineFlags {
-  gtp::EngineOptions options;
+  gtp::EngineOptions options;  // search.policy_options is filled by make_player from policy_settings
+  std::vector<std::string> policy_settings;  // --policy-set KEY=VALUE, in order
   /// The defaults are in use (no --policy / --prior): fall back with a warning when a shipped
   /// model is missing.
   bool default_policy = true;
@@ -27,7 +30,10 @@ struct EngineFlags {
 /// the shipped settings (default_engine_options on the patterns folder).
 void add_engine_options(CLI::App* cmd, EngineFlags& flags);
 
-/// The player the parsed flags describe (warnings on `log`). Errors name the option at fault.
+/// The player the parsed flags describe (warnings on `log`). Throws UsageError for what the
+/// command line got wrong, found before anything loads: a bad --policy (unknown name, a missing
+/// model file), a --policy-set key the policy refuses or no policy in use reads, a --prior file
+/// that does not exist. Other errors (a model that does not load) are returned, naming the option.
 absl::StatusOr<std::unique_ptr<gtp::SearchPlayer>> make_player(const EngineFlags& flags, std::ostream* log);
 
 /// Where the shipped models are: $HANE_PATTERNS if set, else the source tree's patterns/.

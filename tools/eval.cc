@@ -6,6 +6,7 @@
 
 #include "cluster/cluster.h"
 #include "eval/evaluate.h"
+#include "eval/plot.h"
 #include "predict/load.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
@@ -20,6 +21,7 @@ struct EvalFlags {
   std::vector<std::string> models;
   std::vector<std::string> labels;
   std::string json_path;
+  std::string plot_dir;
 };
 
 // A row's name: its --label, else the model's file name ("uniform" for the baseline).
@@ -43,6 +45,11 @@ void print_row(int width, const std::string& name, const EvalResult& r) {
 
 void run_eval(const EvalFlags& f) {
   if (f.labels.size() > f.models.size()) throw CLI::ValidationError("--label", "more labels than models");
+  for (size_t i = 0; i < f.labels.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (f.labels[i] == f.labels[j]) throw UsageError("--label " + f.labels[i] + " given twice: each row needs its own name");
+    }
+  }
   std::vector<std::unique_ptr<Guesser>> guessers;
   for (const std::string& m : f.models) {
     auto g = load_guesser(m);
@@ -84,6 +91,12 @@ void run_eval(const EvalFlags& f) {
     }
     std::printf("\n");
   }
+  if (!f.plot_dir.empty() && cluster::is_root()) {
+    std::filesystem::create_directories(f.plot_dir);
+    std::vector<std::string> labels;
+    for (size_t i = 0; i < guessers.size(); ++i) labels.push_back(row_name(f, i));
+    std::printf("\n%s\n", write_eval_plots(labels, results, f.plot_dir).c_str());
+  }
   if (!f.json_path.empty()) {
     auto entry = [&](size_t i) {
       nlohmann::json j = eval_json(results[i]);
@@ -117,6 +130,9 @@ void add_eval_command(CLI::App& app) {
                   "Also write the results as JSON: {\"models\": [one object per --model, in order: model, label, "
                   "guesser, positions, top1, top3, top5, top10, log_likelihood, us_per_guess, ratio, by_phase], "
                   "\"corpus\": {...}, \"ranks\": MPI processes}, whether one or several models are measured");
+  cmd->add_option("--plot", flags->plot_dir,
+                  "Also draw the top-k accuracy curves of the models and their top-1 by game phase into this folder "
+                  "(topk.dat, phases.dat, and with gnuplot topk.svg, phases.svg)");
   cmd->callback([flags] { run_eval(*flags); });
 }
 

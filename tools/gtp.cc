@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "gtp/engine.h"
+#include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/engine_options.h"
 #include "tools/version.h"
@@ -23,6 +24,13 @@ void add_gtp_command(CLI::App& app) {
   cmd->add_option("--komi", *komi, "Komi before the first komi command")->capture_default_str();
   cmd->callback([flags, size, komi] {
     auto player = make_player(*flags, &std::cerr);
+    if (player.ok()) {
+      // Models of another board size than the engine starts on (a later boardsize is not checked).
+      const SearchOptions& s = flags->options.search;
+      const std::string use = "the engine starts on (--size)";
+      if (s.policy.find(':') != std::string::npos) warn_if_model_not_for(s.policy.substr(s.policy.find(':') + 1), {*size}, use);
+      if (s.prior != "none") warn_if_model_not_for(s.prior, {*size}, use);
+    }
     if (!player.ok()) throw std::runtime_error(std::string(player.status().message()));
     if (!flags->quiet) std::cerr << "hane gtp: " << (*player)->name() << std::endl;
     gtp::EngineConfig config;

@@ -12,11 +12,12 @@
 #include "util/progress.h"
 
 int main(int argc, char** argv) {
-  // Under mpirun/srun, match, eval and train run on every rank (lib/cluster). Only they start
-  // MPI: other commands (the `hane gtp` children of a match) run alone, as they inherit the
-  // launcher's environment. Rank 0 prints; the others keep stderr for their errors.
+  // Under mpirun/srun, match, tune, eval, train and analyze run on every rank (lib/cluster). Only
+  // they start MPI: other commands (the `hane gtp` children of a match) run alone, as they inherit
+  // the launcher's environment. Rank 0 prints; the others keep stderr for their errors.
   const bool distributed = argc > 1 && (!std::strcmp(argv[1], "match") || !std::strcmp(argv[1], "eval") ||
-                                        !std::strcmp(argv[1], "train"));
+                                        !std::strcmp(argv[1], "train") || !std::strcmp(argv[1], "tune") ||
+                                        !std::strcmp(argv[1], "analyze"));
   if (distributed) {
     try {
       hane::cluster::init(&argc, &argv);
@@ -42,6 +43,8 @@ int main(int argc, char** argv) {
   hane::tools::add_gtp_command(app);
   hane::tools::add_play_command(app);
   hane::tools::add_match_command(app);
+  hane::tools::add_tune_command(app);
+  hane::tools::add_analyze_command(app);
   const int rc = hane::tools::run(app, argc, argv);
   // A rank that fails ends them all (the others may be waiting in a collective). An interrupt
   // (SIGUSR1, which mpirun forwards to every rank, or SIGTERM; mpirun turns Ctrl-C into

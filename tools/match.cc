@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -25,7 +27,21 @@ namespace {
 
 std::atomic<bool> g_interrupted{false};
 
-void on_signal(int) { g_interrupted = true; }
+void say(const char* text) {
+  const ssize_t ignored = ::write(STDERR_FILENO, text, std::strlen(text));  // async-signal-safe
+  (void)ignored;
+}
+
+// The first Ctrl-C stops the games in progress; a later one waits for that clean-up (the
+// engines stopped, the report written) instead of cutting it short.
+void on_signal(int) {
+  if (g_interrupted.exchange(true)) {
+    say("\nhane: interrupted: still stopping the engines; the report follows\n");
+  } else {
+    say("\nhane: interrupted: stopping the games in progress, then the report (games in progress are played "
+        "again on resume)\n");
+  }
+}
 
 struct MatchFlags {
   std::vector<std::string> engines;
@@ -61,8 +77,16 @@ TimeControl parse_time(const std::string& text) {
   double main = 0, period = 0;
   int stones = 0;
   char tail = 0;
-  const int got = std::sscanf(text.c_str(), "%lf/%lf/%d%c", &main, &period, &stones, &tail);
-  if (!(got == 1 || got == 3) || main < 0 || period < 0 || stones < 0 || (got == 3 && period > 0 && stones == 0))
+  int used = 0;
+  const int got = std::sscanf(text.c_str(), "%lf/%lf/%d%n%c", &main, &period, &stones, &used, &tail);
+  double single = 0;
+  int single_used = 0;
+  // MAIN alone must be the whole text ("10/x" is not 10 s).
+  const bool alone = std::sscanf(text.c_str(), "%lf%n", &single, &single_used) == 1 &&
+                     single_used == static_cast<int>(text.size());
+  const bool full = got == 3 && used == static_cast<int>(text.size());
+  if (!(alone || full) || !std::isfinite(main) || !std::isfinite(period) || main < 0 || period < 0 || stones < 0 ||
+      (full && period > 0 && stones == 0))
     throw UsageError("--time: expected MAIN or MAIN/PERIOD/STONES in seconds (e.g. 60 or 30/10/5), got '" +
                                 text + "'");
   t.main_s = main;
@@ -146,27 +170,46 @@ int run(const MatchFlags& f, const std::string& command_line) {
   o.provenance["seed_delivery"] =
       "hane: engines get --seed <game seed>; gtp: engines get the seed only where their command holds {seed}";
 
+  // The --json file, checked before any game: its folder must exist, or be the --out folder
+  // (which the match makes).
+  if (!f.json_path.empty()) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::path(f.json_path).parent_path();
+    std::error_code ec;
+    if (fs::weakly_canonical(f.json_path, ec) == fs::weakly_canonical(f.out, ec)) {
+      throw UsageError("--json: " + f.json_path + " is the --out folder: name a file");
+    }
+    const bool in_out = !dir.empty() && fs::weakly_canonical(dir, ec) == fs::weakly_canonical(f.out, ec);
+    if (!in_out || fs::is_directory(f.json_path, ec)) {
+      if (const std::string problem = output_problem(f.json_path); !problem.empty()) throw UsageError("--json: " + problem);
+    }
+  }
+
   struct sigaction sa {};
   sa.sa_handler = on_signal;
-  sa.sa_flags = SA_RESETHAND;  // a second Ctrl-C ends the program at once
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;  // (no SA_RESETHAND: a second Ctrl-C must not kill the clean-up)
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   sigaction(SIGUSR1, &sa, nullptr);  // forwarded by mpirun to every rank (util/interrupt.h)
   auto outcome = run_match(o, &g_interrupted);
   if (!outcome.ok()) {
-    // InvalidArgument: the options or the --out folder (usage); else the engines or the disk.
+    // InvalidArgument: the options or the --out folder (usage); Cancelled: Ctrl-C before the
+    // first game (while the engines started); else the engines or the disk.
     const std::string message(outcome.status().message());
     if (outcome.status().code() == absl::StatusCode::kInvalidArgument) throw UsageError(message);
+    if (outcome.status().code() == absl::StatusCode::kCancelled) {
+      if (cluster::is_root()) std::fprintf(stderr, "hane: %s; no game was played\n", message.c_str());
+      return kExitInterrupted;
+    }
     throw std::runtime_error(message);
   }
   std::fputs(outcome->text.c_str(), stdout);
   if (!f.json_path.empty() && cluster::is_root()) {
-    if (const auto dir = std::filesystem::path(f.json_path).parent_path(); !dir.empty()) {
-      std::filesystem::create_directories(dir);
-    }
     std::ofstream j(f.json_path);
     j << outcome->report.dump(2) << "\n";
-    if (!j) throw std::runtime_error("cannot write " + f.json_path);
+    j.close();
+    if (!j) throw std::runtime_error("cannot write " + f.json_path + ": " + std::strerror(errno));
   }
   return outcome->interrupted ? kExitInterrupted : kExitOk;
 }
@@ -185,7 +228,7 @@ void add_match_command(CLI::App& app) {
       ->required();
   cmd->add_flag("--gauntlet", flags->gauntlet, "the first engine against each other one (default: round robin)");
   cmd->add_option("-n,--games", flags->games, "games per pairing (the most, with --sprt)")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   cmd->add_option("--size", flags->size, "board size")->check(CLI::Range(2, 25))->capture_default_str();
   cmd->add_option("--komi", flags->komi, "komi, points (half-point komi: no draws; integer komi: jigo counts 1/2)")
@@ -196,23 +239,23 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("--max-moves", flags->max_moves,
                   "moves after which a game stops: adjudicated by area score when the engines agree on the dead "
                   "stones, else void (0: 3 x size^2)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str();
   cmd->add_option("--time", flags->time,
                   "time control MAIN or MAIN/PERIOD/STONES (Canadian byo-yomi), seconds, sent with time_settings and "
                   "time_left before every genmove (default: none; engines use their own budget, e.g. --playouts)");
   cmd->add_option("--move-timeout", flags->move_timeout, "seconds a genmove may take without a time control (then forfeit)")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   cmd->add_option("--openings", flags->openings,
                   "SGF files, folders or archives; each opening (the first --opening-moves moves) is played twice, "
                   "colours swapped");
   cmd->add_option("--opening-moves", flags->opening_moves, "moves taken from each opening record")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   cmd->add_option("--seed", flags->seed, "seed of the schedule's per-game seeds")->capture_default_str();
   cmd->add_option("-p,--parallel", flags->parallel, "games at once (0: one per core); under mpirun, games at once on each rank")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str();
   cmd->add_option("--sprt", flags->sprt,
                   "elo0=0,elo1=50,alpha=0.05,beta=0.05[,model=logistic|normalized][,per=pair|game]: stop when the "

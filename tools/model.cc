@@ -51,9 +51,19 @@ void add_model_command(CLI::App& app) {
   info->add_option("--json", f->json_path, "Also write the whole header (every list in full) to this JSON file");
   info->add_flag("--quiet", f->quiet, "Nothing on stderr but warnings and errors (model info prints only results)");
   info->callback([f] {
+    if (f->path == "uniform") {
+      // The built-in baseline: no file, no header.
+      const nlohmann::json header = {{"kind", "uniform"}, {"file", nullptr}};
+      std::printf("uniform: the built-in uniform guesser (every legal move equally likely), no file\n%s\n",
+                  header.dump(2).c_str());
+      if (!f->json_path.empty()) write_json(f->json_path, header);
+      if (f->dump) throw std::runtime_error("uniform: --dump: this kind of model has no text form");
+      return;
+    }
     auto guesser = load_guesser(f->path);  // checks the whole file, payload included
     if (!guesser.ok()) throw std::runtime_error(std::string(guesser.status().message()));
     auto file = read_model_file(f->path);
+    if (!file.ok()) throw std::runtime_error(std::string(file.status().message()));
     std::printf("%s: %s, %s payload bytes, checksum ok\n%s\n", f->path.c_str(), (*guesser)->name().c_str(),
                 with_thousands(static_cast<int64_t>(file->payload.size())).c_str(), summarised(file->header).dump(2).c_str());
     if (!f->json_path.empty()) write_json(f->json_path, file->header);

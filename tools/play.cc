@@ -1,6 +1,9 @@
 // hane play: a game against the engine in a terminal. The board is drawn after every move;
 // the player types moves (D4), pass, undo, resign, hint or quit; each engine move comes with a
 // line of why. At the end the game is scored (dead stones drawn in lower case) and saved as SGF.
+#include <signal.h>
+
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -11,6 +14,7 @@
 #include <memory>
 #include <string>
 
+#include "go/area.h"
 #include "go/game.h"
 #include "go/vertex.h"
 #include "gtp/board_text.h"
@@ -18,9 +22,11 @@
 #include "gtp/search_player.h"
 #include "sgf/record.h"
 #include "sgf/writer.h"
+#include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/engine_options.h"
 #include "tools/version.h"
+#include "util/interrupt.h"
 #include "util/progress.h"
 
 namespace hane::tools {
@@ -32,6 +38,7 @@ struct PlayOptions {
   std::string color = "black";
   int handicap = 0;
   std::string sgf_path;
+  bool explain_model = false;
 };
 
 std::string lower(std::string s) {
@@ -45,10 +52,11 @@ std::string trim(const std::string& s) {
   return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
 }
 
-// One line of why for `move`: the guesser's view, then the search's visits and win rate.
-std::string why(gtp::MoveGenerator& player, const Game& before, Color color, const SearchResult& r) {
+// One line of why for `move` in a player's words: the guesser's rank of it, then the search's
+// visits and win rate; with `model_words`, the guesser's own account first.
+std::string why(gtp::MoveGenerator& player, const Game& before, Color color, const SearchResult& r, bool model_words) {
   std::string line;
-  const std::string explained = player.explain(before, color, r.move);
+  const std::string explained = player.explain(before, color, r.move, model_words);
   if (!explained.empty()) line = explained + ", ";
   int64_t visits = 0;
   for (const MoveStats& m : r.children) {
@@ -76,6 +84,14 @@ std::string default_sgf_path() {
 
 int run_play(const PlayOptions& o, const EngineFlags& flags) {
   const Color human = lower(o.color).starts_with("w") ? Color::kWhite : Color::kBlack;
+  if (o.handicap == 1 || (o.handicap > 1 && gtp::fixed_handicap(o.size, o.handicap).empty())) {
+    throw UsageError("--handicap " + std::to_string(o.handicap) + ": no fixed handicap of that many stones on " +
+                     std::to_string(o.size) + "x" + std::to_string(o.size) + " (0 for none, else 2 up to 9 on odd sizes from 7x7)");
+  }
+  if (!std::isfinite(o.komi)) throw UsageError("--komi: not a number of points");
+  // Where the game goes, checked before the first move.
+  const std::string path = o.sgf_path.empty() ? default_sgf_path() : o.sgf_path;
+  if (const std::string problem = output_problem(path); !problem.empty()) throw UsageError("--sgf: " + problem);
   auto made = make_player(flags, &std::cerr);
   if (!made.ok()) throw std::runtime_error(std::string(made.status().message()));
   std::unique_ptr<gtp::SearchPlayer> player = std::move(*made);
@@ -91,7 +107,6 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
   (human == Color::kBlack ? record.white_name : record.black_name) = "hane";
   if (o.handicap > 0) {
     const std::vector<Vertex> stones = gtp::fixed_handicap(o.size, o.handicap);
-    if (stones.empty()) throw std::runtime_error("no fixed handicap of " + std::to_string(o.handicap) + " on this board");
     for (const Vertex v : stones) game.set_stone(v, Color::kBlack);
     game.set_to_move(Color::kWhite);
     record.handicap = o.handicap;
@@ -101,6 +116,13 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
   std::cout << "You play " << (human == Color::kBlack ? "black (X)" : "white (O)")
             << ". Type a move (D4), pass, undo, resign, hint or quit.\n";
 
+  // Ctrl-C saves the game so far: it stops the wait for a line (no SA_RESTART) and is seen
+  // after the engine's move.
+  InterruptScope scope("saving the game so far");
+  struct sigaction action {};
+  sigaction(SIGINT, nullptr, &action);
+  action.sa_flags &= ~SA_RESTART;
+  sigaction(SIGINT, &action, nullptr);
   std::string result;
   bool counted = false;
   // The board is drawn whenever it changed since it was last drawn.
@@ -112,7 +134,7 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
     drawn_hash = game.board().hash();
     drawn_moves = game.moves().size();
   };
-  while (true) {
+  while (!interrupted()) {
     if (game.consecutive_passes() >= 2) {
       counted = true;
       break;
@@ -130,7 +152,7 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
       }
       game.play(r.move, to_move);
       redraw();
-      std::cout << "hane plays " << to_gtp(r.move, o.size) << ": " << why(*player, before, to_move, r) << "\n";
+      std::cout << "hane plays " << to_gtp(r.move, o.size) << ": " << why(*player, before, to_move, r, o.explain_model) << "\n";
       continue;
     }
     redraw();
@@ -138,7 +160,7 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
     std::string line;
     if (!std::getline(std::cin, line)) {
       std::cout << "\n";
-      result = "Void";
+      if (!interrupted()) result = "Void";
       break;
     }
     const std::string text = lower(trim(line));
@@ -153,9 +175,11 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
       break;
     }
     if (text == "undo") {
-      // The last full turn: back to before the player's previous move.
+      // The last full turn: back to before the player's previous move (none yet: nothing, and
+      // the engine's first move stays).
       bool undone = false;
-      while (!game.moves().empty()) {
+      const bool any = std::any_of(game.moves().begin(), game.moves().end(), [&](const Move& m) { return m.color == human; });
+      while (any && !game.moves().empty()) {
         const Color c = game.moves().back().color;
         game.undo();
         if (c == human) {
@@ -164,7 +188,7 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
         }
       }
       std::cout << (undone ? "Taken back." : "Nothing to take back.") << "\n";
-      player->new_game();
+      if (undone) player->new_game();
       continue;
     }
     if (text == "hint") {
@@ -172,7 +196,7 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
       request.color = human;
       const SearchResult r = player->genmove(game, request);
       std::cout << "hint: " << (r.resign ? std::string("resign") : to_gtp(r.move, o.size)) << ": "
-                << why(*player, game, human, r) << "\n";
+                << why(*player, game, human, r, o.explain_model) << "\n";
       continue;
     }
     const auto v = from_gtp(text, o.size);
@@ -201,18 +225,33 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
     for (const Vertex v : dead) std::cout << " " << to_gtp(v, o.size);
     if (dead.empty()) std::cout << " none";
     std::cout << "\nResult (area counting, komi " << o.komi << "): " << result << "\n";
+  } else if (interrupted()) {
+    result = "";
   } else if (result != "Void") {
     std::cout << "Result: " << result << "\n";
   }
   record.result = result == "Void" ? "" : result == "0" ? "0" : result;
   for (const Move& m : game.moves()) record.events.push_back(GameEvent::move(m.color, m.vertex));
-  const std::string path = o.sgf_path.empty() ? default_sgf_path() : o.sgf_path;
+  // A counted game keeps what its result is based on: each side's area, the dead stones in it
+  // (TB / TW in the last node, as SGF viewers show territory).
+  SgfAnnotations notes;
+  if (counted) {
+    const AreaPoints area = area_points(game.board(), dead);
+    SgfProperties props;
+    for (const auto& [id, points] : {std::pair{"TB", &area.black}, {"TW", &area.white}}) {
+      std::vector<std::string> values;
+      for (const Vertex v : *points) values.push_back(to_sgf(v, o.size));
+      props.emplace_back(id, std::move(values));
+    }
+    if (game.moves().empty()) notes.root = props;
+    else notes.moves.resize(game.moves().size()), notes.moves.back() = props;
+  }
   std::ofstream out(path, std::ios::binary);
-  out << write_sgf(record);
+  out << write_sgf(record, notes);
   out.close();
   if (!out) throw std::runtime_error("cannot write " + path);
-  std::cout << "Saved the game to " << path << "\n";
-  return 0;
+  std::cout << (interrupted() ? "Saved the game so far (no result) to " : "Saved the game to ") << path << std::endl;
+  return interrupted() ? kExitInterrupted : kExitOk;
 }
 
 }  // namespace
@@ -230,8 +269,12 @@ void add_play_command(CLI::App& app) {
       ->check(CLI::Range(0, 9))
       ->capture_default_str();
   cmd->add_option("--sgf", options->sgf_path, "Where to save the game (default hane-DATE-TIME.sgf here)");
+  cmd->add_flag("--explain-model", options->explain_model,
+                "After each engine move, also the guesser's own account of it (its pattern, features or the tree's questions)");
   add_engine_options(cmd, *flags);
-  cmd->callback([options, flags] { run_play(*options, *flags); });
+  cmd->callback([options, flags] {
+    if (run_play(*options, *flags) != kExitOk) throw CLI::RuntimeError(kExitInterrupted);
+  });
 }
 
 }  // namespace hane::tools

@@ -1,10 +1,24 @@
 #include "tools/policy_options.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <stdexcept>
 
+#include "playout/policy_settings.h"
 #include "tools/cli.h"
 
 namespace hane::tools {
+namespace {
+
+std::string name_of(const std::string& spec) { return spec.substr(0, spec.find(':')); }
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) out += (out.empty() ? "" : ", ") + w;
+  return out;
+}
+
+}  // namespace
 
 PolicyOptions PolicyFlags::options() const {
   PolicyOptions o;
@@ -17,23 +31,67 @@ PolicyOptions PolicyFlags::options() const {
 }
 
 std::unique_ptr<PlayoutPolicy> PolicyFlags::make(const std::string& spec) const {
-  auto policy = make_policy(spec, options());
+  const PolicyOptions o = options();
+  check_policy_spec(spec, o);
+  auto policy = make_policy(spec, o);
   if (!policy.ok()) throw std::runtime_error(std::string(policy.status().message()));
   return std::move(*policy);
 }
 
-void add_policy_flags(CLI::App* cmd, PolicyFlags& flags, bool repeatable) {
+std::string policy_help(bool repeatable) {
   std::string help = "Playout policy NAME[:MODEL]";
   help += repeatable ? " (repeatable). Known:" : ". Known:";
   for (const PolicyKind& k : policy_kinds()) {
     help += "\n  " + std::string(k.name) + (k.argument.empty() ? "" : ":" + std::string(k.argument)) + "  " +
             std::string(k.help);
   }
-  CLI::Option* opt = cmd->add_option("--policy", flags.specs, help);
+  return help;
+}
+
+void add_policy_flags(CLI::App* cmd, PolicyFlags& flags, bool repeatable) {
+  CLI::Option* opt = cmd->add_option("--policy", flags.specs, policy_help(repeatable));
   if (!repeatable) opt->expected(1);
   cmd->add_option("--policy-set", flags.settings,
                   "A policy's own setting KEY=VALUE, keys prefixed by the policy's name (e.g. rules.capture=0.9); "
                   "repeatable");
+}
+
+void check_policy_spec(const std::string& spec, const PolicyOptions& options) {
+  const std::string name = name_of(spec);
+  const std::vector<std::string> names = policy_names();
+  bool known = false;
+  std::string argument;
+  for (const PolicyKind& k : policy_kinds()) {
+    if (k.name == name) known = true, argument = std::string(k.argument);
+  }
+  if (!known) {
+    const std::string guess = did_you_mean(name, names);
+    throw UsageError("--policy " + spec + ": unknown playout policy" + (guess.empty() ? "" : "; did you mean " + guess + "?") +
+                     " (known: " + joined(names) + ")");
+  }
+  const size_t colon = spec.find(':');
+  if (argument.empty() && colon != std::string::npos) throw UsageError("--policy " + spec + ": " + name + " takes no model");
+  if (!argument.empty()) {
+    const std::string model = colon == std::string::npos ? "" : spec.substr(colon + 1);
+    if (model.empty()) throw UsageError("--policy " + spec + ": " + name + " needs a model: " + name + ":MODEL");
+    std::error_code ec;
+    if (!std::filesystem::exists(model, ec)) throw UsageError("--policy " + spec + ": " + model + ": no such model file");
+  }
+  if (absl::Status s = check_policy_settings(spec, options); !s.ok()) throw UsageError("--policy-set: " + std::string(s.message()));
+}
+
+void check_settings_used(const PolicyOptions& options, const std::vector<std::string>& specs) {
+  std::vector<std::string> in_use;
+  for (const std::string& s : specs) in_use.push_back(name_of(s));
+  for (const auto& [key, value] : options.settings) {
+    const std::string prefix = key.substr(0, key.find('.'));
+    bool read = key.find('.') != std::string::npos;
+    read = read && std::find(in_use.begin(), in_use.end(), prefix) != in_use.end();
+    if (!read) {
+      throw UsageError("--policy-set " + key + "=" + value + ": no playout policy in use reads " + key +
+                       " (policies in use: " + joined(in_use) + "; keys are prefixed by the policy's name, e.g. rules.capture)");
+    }
+  }
 }
 
 }  // namespace hane::tools

@@ -1,5 +1,6 @@
 // The playout-policy options every command that plays out games shares: `--policy NAME[:MODEL]`
-// (see playout/registry.h) and `--policy-set KEY=VALUE` for a policy's own settings.
+// (see playout/registry.h) and `--policy-set KEY=VALUE` for a policy's own settings. Parsed
+// here once for bench and for the engine options (engine_options.h).
 #pragma once
 
 #include <memory>
@@ -16,14 +17,26 @@ struct PolicyFlags {
   std::vector<std::string> specs;     // --policy, in the order given
   std::vector<std::string> settings;  // --policy-set KEY=VALUE
 
-  /// The settings as PolicyOptions; throws std::runtime_error on an entry without '='.
+  /// The settings as PolicyOptions; UsageError on an entry without '='.
   PolicyOptions options() const;
-  /// make_policy(spec, options()), or std::runtime_error with make_policy's message.
+  /// make_policy(spec, options()) after check_policy_spec (UsageError); a model that does not
+  /// load is a std::runtime_error.
   std::unique_ptr<PlayoutPolicy> make(const std::string& spec) const;
 };
 
-/// Adds --policy (repeatable when `repeatable`, else once) and --policy-set to `cmd`; the help
-/// lists the registered policies.
+/// The --policy help: "Playout policy NAME[:MODEL]. Known:" and one line per registered policy.
+std::string policy_help(bool repeatable);
+
+/// Adds --policy (repeatable when `repeatable`, else once) and --policy-set to `cmd`.
 void add_policy_flags(CLI::App* cmd, PolicyFlags& flags, bool repeatable);
+
+/// Usage errors of a spec and its settings, found before anything is loaded (UsageError): an
+/// unknown name (with "did you mean"), a model missing or given where none is taken, a model
+/// file that does not exist, a setting the policy refuses (unknown key, value out of range).
+void check_policy_spec(const std::string& spec, const PolicyOptions& options);
+
+/// UsageError naming the key and the policies in use when a setting is read by none of the
+/// policies of `specs` (each policy reads the keys prefixed by its name).
+void check_settings_used(const PolicyOptions& options, const std::vector<std::string>& specs);
 
 }  // namespace hane::tools

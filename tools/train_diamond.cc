@@ -28,7 +28,7 @@ void train_diamond(const DiamondFlags& f) {
   const std::vector<CorpusGame> games = load_corpus(f.corpus.paths, f.corpus.options(), &stats);
   print_corpus_summary(stats);
   note_training_board_sizes(stats.kept_board_sizes);
-  if (games.empty()) throw std::runtime_error("no training games (see the rejections above)");
+  if (games.empty()) throw std::runtime_error(no_games_message(stats, f.corpus, "training games"));
   PatternTableOptions o;
   o.shape = f.shape == "3x3" ? PatternShape::k3x3 : PatternShape::kDiamond12;
   o.prior_strength = f.prior;
@@ -64,10 +64,10 @@ void add_train_diamond_command(CLI::App* train) {
       ->check(CLI::IsMember({"diamond12", "3x3"}))
       ->capture_default_str();
   cmd->add_option("--prior", diamond->prior, "Smoothing strength k: how many sightings the back-off counts as")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str();
   cmd->add_option("--min-seen", diamond->min_seen, "Leave out diamond patterns seen fewer times (they use the 3x3 ratio)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str();
   cmd->callback([diamond] { train_diamond(*diamond); });
 }

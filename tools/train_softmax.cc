@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cluster/cluster.h"
+#include "eval/plot.h"
 #include "train/softmax_train.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
@@ -39,7 +40,7 @@ void train(SoftmaxFlags& f) {
   }
   all.clear();
   all.shrink_to_fit();
-  if (train_games.empty()) throw std::runtime_error("no training games (see the rejections above)");
+  if (train_games.empty()) throw std::runtime_error(no_games_message(stats, f.corpus, "training games"));
   if (!f.corpus.quiet && cluster::is_root()) std::fprintf(stderr, "%s training games, %s validation games\n",
                with_thousands(static_cast<int64_t>(train_games.size())).c_str(),
                with_thousands(static_cast<int64_t>(validation_games.size())).c_str());
@@ -70,12 +71,18 @@ void train(SoftmaxFlags& f) {
   std::printf(" patterns seen >= %lld times)\n", static_cast<long long>(o.min_count));
   std::printf("%5s %10s %10s %10s %9s %7s\n", "epoch", "train loss", "val top1", "val loglik", "step", "s");
   for (const auto& e : t["epochs"]) {
-    std::printf("%5d %10.4f %9.2f%% %10.4f %9.2g %7.0f%s\n", e["epoch"].get<int>(), e["train_loss"].get<double>(),
+    std::printf("%5d %10.4f %9.2f%% %10.4f %9.2g %7.2f%s\n", e["epoch"].get<int>(), e["train_loss"].get<double>(),
                 100 * e["validation_top1"].get<double>(), e["validation_log_likelihood"].get<double>(),
                 e["learning_rate"].get<double>(), e["seconds"].get<double>(),
                 e["epoch"] == t["best_epoch"] ? "  <- kept" : "");
   }
   std::printf("wrote %s\n", f.out.c_str());
+  std::vector<LearningPoint> curve;
+  for (const auto& e : t["epochs"]) {
+    curve.push_back({e["epoch"].get<double>(), e["validation_top1"].get<double>(), e["validation_log_likelihood"].get<double>()});
+  }
+  std::printf("%s\n", write_learning_curve(model_stem(f.out), "softmax " + f.features + ": validation after each epoch",
+                                            "epoch", curve).c_str());
   if (!f.json_path.empty()) {
     nlohmann::json report = t;
     report["model"] = f.out;
@@ -93,6 +100,7 @@ void add_train_softmax_command(CLI::App* train_app) {
       "softmax", "Linear softmax over legal moves of the weights of each move's features (AlphaGo-style rollout "
                  "or tree features): Adam with L2 on the train split, early stopping on the validation split.");
   add_corpus_flags(cmd, flags->corpus, "train");
+  cmd->get_option("--split")->description("Which games to train on: train only (the validation split is read for early stopping; others are refused)");
   SoftmaxTrainOptions& o = flags->train;
   cmd->add_option("--out,-o", flags->out, "Model file to write")->required();
   cmd->add_option("--features", flags->features, "Feature set: rollout (fast, local) or tree (adds tactics, distances, "
@@ -100,26 +108,26 @@ void add_train_softmax_command(CLI::App* train_app) {
       ->check(CLI::IsMember({"rollout", "tree"}))
       ->capture_default_str();
   cmd->add_option("--min-count", o.min_count, "Drop pattern keys seen fewer times among the training candidates")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
-  cmd->add_option("--epochs", o.max_epochs, "Most epochs")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--epochs", o.max_epochs, "Most epochs")->check(positive_number())->capture_default_str();
   cmd->add_option("--patience", o.patience, "Stop after this many epochs without a validation improvement")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
-  cmd->add_option("--batch", o.batch_size, "Positions per mini-batch")->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_option("--lr", o.learning_rate, "Adam step size")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--batch", o.batch_size, "Positions per mini-batch")->check(positive_number())->capture_default_str();
+  cmd->add_option("--lr", o.learning_rate, "Adam step size")->check(positive_number())->capture_default_str();
   cmd->add_option("--lr-decay", o.lr_decay, "Step size factor after an epoch without improvement")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
-  cmd->add_option("--l2", o.l2, "L2 regularisation strength")->check(CLI::NonNegativeNumber)->capture_default_str();
+  cmd->add_option("--l2", o.l2, "L2 regularisation strength")->check(non_negative_number())->capture_default_str();
   cmd->add_option("--memory-gb", o.memory_gb, "Memory for the cached positions (training positions are sampled to fit)")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   cmd->add_option("--max-positions", o.max_positions, "Cache at most about this many training positions (0: budget)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str();
   cmd->add_option("--validation-positions", o.validation_positions, "Validation positions to measure each epoch on (within a tenth of --memory-gb)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str();
   cmd->add_option("--epoch-fraction", o.epoch_fraction, "Fraction of the cached positions used per epoch (more than 0)")
       ->check(CLI::Range(1e-6, 1.0))

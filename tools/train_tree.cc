@@ -6,6 +6,7 @@
 #include <span>
 
 #include "cluster/cluster.h"
+#include "eval/plot.h"
 #include "train/tree_train.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
@@ -63,7 +64,7 @@ void train_tree(const TreeFlags& f) {
     }
   }
   std::vector<CorpusGame>().swap(all);
-  if (train.empty()) throw std::runtime_error("no training games (see the rejections above)");
+  if (train.empty()) throw std::runtime_error(no_games_message(stats, f.corpus, "training games"));
   if (validation.empty() && cluster::is_root()) {
     std::fprintf(stderr, "hane: warning: no validation games: no validation curve, no early stop\n");
   }
@@ -168,9 +169,16 @@ void train_tree(const TreeFlags& f) {
               with_thousands(num_train).c_str(), with_thousands(sample.positions).c_str(),
               with_thousands(candidates_kept).c_str(), seconds, read_seconds, sample_seconds,
               result.seconds);
-  std::printf("tree: %s leaves (grown to %s%s), depth %d\n", with_thousands(result.tree.num_leaves()).c_str(),
-              with_thousands(result.curve.back().leaves).c_str(),
-              result.stopped_early ? ", stopped: validation no longer improving" : "", result.tree.depth());
+  const int64_t grown = result.curve.back().leaves;
+  if (grown == result.tree.num_leaves()) {
+    std::printf("tree: %s leaves%s, depth %d\n", with_thousands(grown).c_str(),
+                result.stopped_early ? " (stopped: validation no longer improving)" : "", result.tree.depth());
+  } else {
+    // The tree kept is the one of the best validation log-likelihood along the growth.
+    std::printf("tree: %s leaves, the best on validation (grown to %s, then cut back to it%s), depth %d\n",
+                with_thousands(result.tree.num_leaves()).c_str(), with_thousands(grown).c_str(),
+                result.stopped_early ? "; stopped: validation no longer improving" : "", result.tree.depth());
+  }
   if (!val.rows.empty()) {
     for (const TreeCurvePoint& c : result.curve) {
       if (c.leaves == result.tree.num_leaves()) {
@@ -182,6 +190,15 @@ void train_tree(const TreeFlags& f) {
   std::printf("wrote %s", f.out.c_str());
   for (const std::string& s : snapshot_files) std::printf(", %s", s.c_str());
   std::printf("\n");
+  if (!val.rows.empty()) {
+    // The curve every 1,000 leaves (and the first and last measurements).
+    std::vector<LearningPoint> curve;
+    for (size_t i = 0; i < result.curve.size(); ++i) {
+      const TreeCurvePoint& c = result.curve[i];
+      if (i == 0 || i + 1 == result.curve.size() || c.leaves % 1000 == 0) curve.push_back({double(c.leaves), c.top1, c.log_likelihood});
+    }
+    std::printf("%s\n", write_learning_curve(model_stem(f.out), "decision tree: validation as it grows", "leaves", curve).c_str());
+  }
 
   if (!f.json_path.empty()) {
     nlohmann::json report = {
@@ -210,7 +227,7 @@ void add_train_tree_command(CLI::App* train) {
   cmd->add_option("--out,-o", f->out, "Model file to write")->required();
   cmd->add_option("--leaves", f->leaves, "Leaf budget")->check(CLI::Range(1, 1 << 30))->capture_default_str();
   cmd->add_option("--positions", f->positions, "Training positions to sample at random (0: all)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str();
   cmd->add_option("--negatives", f->negatives,
                   "Fraction of the not-played legal moves of a sampled position kept (each counts 1/fraction)")
@@ -218,7 +235,7 @@ void add_train_tree_command(CLI::App* train) {
       ->capture_default_str();
   cmd->add_option("--validation-positions", f->validation_positions,
                   "Validation positions (every legal move) for the curve and the early stop (0: none)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str();
   cmd->add_option("--min-leaf", f->min_leaf, "Least sample candidates in each side of a split")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 40))
@@ -226,7 +243,7 @@ void add_train_tree_command(CLI::App* train) {
   cmd->add_option("--prior", f->prior,
                   "Smoothing strength k of a leaf's ratio towards its parent's, in candidates seen (default: "
                   "10 / negatives, the weight of 10 sampled candidates)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   cmd->add_option("--patience", f->patience,
                   "Stop when the tree has grown by this factor since its best validation log-likelihood")
       ->check(CLI::Range(1.0, 100.0))

@@ -11,17 +11,17 @@
 
 namespace hane::gtp {
 
-Engine::AnalyzeOptions Engine::parse_analyze_args(Args& args, bool genmove) const {
+Engine::AnalyzeOptions Engine::parse_analyze_args(Args& args, bool /*genmove*/) const {
   AnalyzeOptions o;
   o.color = game_.to_move();
-  // Optional colour (required by *-genmove_analyze), optional interval in centiseconds, then
-  // key-value pairs, as Leela Zero and KataGo read them.
+  // Optional colour (the side to move without one, for *-genmove_analyze too), optional
+  // interval in centiseconds, then key-value pairs, as Leela Zero and KataGo read them.
   const auto next_is_color = [&] {
     if (args.empty()) return false;
     Args peek = args;
     return parse_color(peek.word()) != Color::kEmpty;
   };
-  if (genmove || next_is_color()) o.color = args.color();
+  if (next_is_color()) o.color = args.color();
   const auto next_is_number = [&] {
     if (args.empty()) return false;
     Args peek = args;

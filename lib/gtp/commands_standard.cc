@@ -108,6 +108,7 @@ void Engine::register_standard_commands() {
       c.text += (c.text.empty() ? "" : " ") + to_gtp(v, game_.size());
     }
     game_.set_to_move(Color::kWhite);
+    rebuild();  // komi with the handicap's points
   });
   add("place_free_handicap", [this](Call& c) {
     const int points = game_.size() * game_.size();
@@ -134,6 +135,7 @@ void Engine::register_standard_commands() {
     }
     for (const Vertex v : stones) c.text += (c.text.empty() ? "" : " ") + to_gtp(v, game_.size());
     game_.set_to_move(Color::kWhite);
+    rebuild();  // komi with the handicap's points
   });
   add("set_free_handicap", [this](Call& c) {
     std::vector<Vertex> stones;
@@ -150,6 +152,7 @@ void Engine::register_standard_commands() {
     if (game_.board().num_stones() > 0 || !game_.moves().empty()) throw GtpError("board not empty");
     for (const Vertex v : stones) place_setup(Color::kBlack, v);
     game_.set_to_move(Color::kWhite);
+    rebuild();  // komi with the handicap's points
   });
   add("final_score", [this](Call& c) {
     c.args.done();
@@ -230,6 +233,7 @@ void Engine::register_standard_commands() {
         game_.set_to_move(e.color);
       }
     }
+    rebuild();  // komi with a handicap's points
     set_clocks();
     player_->new_game();
   });

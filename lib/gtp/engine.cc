@@ -8,6 +8,7 @@
 #include <ostream>
 #include <thread>
 
+#include "go/area.h"
 #include "gtp/command_text.h"
 
 namespace hane::gtp {
@@ -21,6 +22,24 @@ const RuleSet kRuleSets[] = {
     {"new_zealand", Superko::kSituational, true, Scoring::kArea},
     {"tromp-taylor", Superko::kPositional, true, Scoring::kArea},
 };
+
+// White's points for Black's handicap stones under the rule set's area counting (go/area.h:
+// Chinese one per stone, AGA one fewer), added to komi in the game the search plays and scores.
+// The handicap is the setup when it is all Black's (fixed_handicap, place_free_handicap,
+// set_free_handicap, or a loaded record's AB).
+template <typename Events>
+double handicap_points(const RuleSet& rules, const Events& events) {
+  int stones = 0;
+  for (const auto& e : events) {
+    if (!e.setup) continue;
+    if (e.color != Color::kBlack) return 0;
+    ++stones;
+  }
+  const HandicapCompensation rule = rules.name == "chinese" ? HandicapCompensation::kPerStone
+                                    : rules.name == "aga"   ? HandicapCompensation::kPerStoneButOne
+                                                            : HandicapCompensation::kNone;
+  return handicap_compensation(rule, stones);
+}
 
 }  // namespace
 
@@ -82,17 +101,25 @@ void Engine::new_game(int size) {
 }
 
 void Engine::rebuild() {
-  Game game(game_.size(), Rules{rules_.allow_suicide, rules_.superko, komi_});
+  const double komi = komi_ + handicap_points(rules_, events_);
+  Game game(game_.size(), Rules{rules_.allow_suicide, rules_.superko, komi});
   for (const Event& e : events_) {
     if (e.setup) {
       game.set_stone(e.vertex, e.color);
-    } else if (game.play(e.vertex, e.color) != Legality::kLegal) {
+      continue;
+    }
+    game.set_to_move(e.color);  // so that undo gives the move back to its player (after PL, setup)
+    if (game.play(e.vertex, e.color) != Legality::kLegal) {
       // Legal under the old rules only (a superko repetition): keep the board as played.
       log("gtp: move " + to_gtp(e.vertex, game.size()) + " is illegal under the new rules; kept");
-      Game loose(game.size(), Rules{rules_.allow_suicide, Superko::kNone, komi_});
+      Game loose(game.size(), Rules{rules_.allow_suicide, Superko::kNone, komi});
       for (const Event& f : events_) {
-        if (f.setup) loose.set_stone(f.vertex, f.color);
-        else loose.play(f.vertex, f.color);
+        if (f.setup) {
+          loose.set_stone(f.vertex, f.color);
+        } else {
+          loose.set_to_move(f.color);
+          loose.play(f.vertex, f.color);
+        }
       }
       game = loose;
       break;
@@ -200,7 +227,12 @@ int Engine::run(std::istream& in, std::ostream& out) {
         input->waiting = true;
         continue;
       }
-      if (blank) continue;
+      if (blank) {
+        // An empty line ends a running lz-analyze / kata-analyze, as in Leela Zero and KataGo
+        // (GUIs send one to stop the stream); it is no command.
+        if (hash == std::string::npos) input->waiting = true;
+        continue;
+      }
       std::lock_guard lock(input->mu);
       input->lines.push_back(raw);
       input->waiting = true;

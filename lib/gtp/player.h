@@ -60,9 +60,12 @@ class MoveGenerator {
   /// illegal); empty if the generator has no guesser.
   virtual std::vector<float> priors(const Game& /*game*/, Color /*color*/) { return {}; }
 
-  /// Why `move` is liked for `color` in `game` (before the move): a short phrase from the
-  /// guesser, or "" if there is none.
-  virtual std::string explain(const Game& /*game*/, Color /*color*/, Vertex /*move*/) { return ""; }
+  /// Why `move` is liked for `color` in `game` (before the move): a short phrase in a player's
+  /// words ("the guesser's 1st choice (31%)"), or "" if there is none. With `model_words`, the
+  /// guesser's own account comes first (its pattern, features or the tree's questions).
+  virtual std::string explain(const Game& /*game*/, Color /*color*/, Vertex /*move*/, bool /*model_words*/ = false) {
+    return "";
+  }
 
   /// A new game or a changed one (boardsize, clear_board, loadsgf, komi, rules, undo): drop
   /// whatever was kept about the old one.

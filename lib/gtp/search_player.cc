@@ -206,7 +206,7 @@ std::vector<float> SearchPlayer::priors(const Game& game, Color color) {
   return p;
 }
 
-std::string SearchPlayer::explain(const Game& game, Color color, Vertex move) {
+std::string SearchPlayer::explain(const Game& game, Color color, Vertex move, bool model_words) {
   Guesser* guesser = search_->guesser();
   if (!guesser || !move.is_point()) return "";
   const std::vector<float> p = priors(game, color);
@@ -215,6 +215,7 @@ std::string SearchPlayer::explain(const Game& game, Color color, Vertex move) {
   const int rank = 1 + static_cast<int>(std::count_if(p.begin(), p.end(), [&](float x) { return x > mine; }));
   char text[96];
   std::snprintf(text, sizeof text, "the guesser's %s choice (%.0f%%)", ordinal(rank).c_str(), 100.0 * mine);
+  if (!model_words) return text;
   // The guesser's own words on the move (its pattern, features or leaf), before the ranking.
   const std::string why = guesser->explain(position_of(game, color), move);
   return why.empty() ? std::string(text) : why + ", " + text;

@@ -58,8 +58,9 @@ class SearchPlayer final : public MoveGenerator {
   EndEstimate estimate_end(const Game& game) override;
   std::vector<float> ownership(const Game& game) override;
   std::vector<float> priors(const Game& game, Color color) override;
-  /// The guesser's view of the move: its rank and probability ("the guesser's 2nd choice, 12%").
-  std::string explain(const Game& game, Color color, Vertex move) override;
+  /// The guesser's view of the move: its rank and probability ("the guesser's 2nd choice
+  /// (12%)"); with `model_words`, Guesser::explain's phrase before it.
+  std::string explain(const Game& game, Color color, Vertex move, bool model_words = false) override;
   void new_game() override;
 
   const EngineOptions& options() const { return options_; }

@@ -64,6 +64,10 @@ class Referee {
   bool score_game();
   void ask_final_scores();
   void set_score(double margin, std::string from);
+  // Komi plus White's points for the handicap stones placed, under the game's rules.
+  double scoring_komi() const {
+    return s_.komi + handicap_compensation(s_.handicap_compensation, static_cast<int>(r_.handicap_stones.size()));
+  }
 
   const GameSettings& s_;
   const GameAssignment& a_;
@@ -248,7 +252,7 @@ bool Referee::score_game() {
     Board b = game_.board();
     for (Vertex v : *lists[0]) b.set_stone(v, Color::kEmpty);
     r_.dead = *lists[0];
-    set_score(area_score(b).margin(s_.komi), "agreed");
+    set_score(area_score(b).margin(scoring_komi()), "agreed");
     return true;
   }
   return false;
@@ -340,7 +344,7 @@ absl::StatusOr<GameResult> Referee::run(const std::string& stderr_dir) {
             r_.result = "Void";
             r_.reason = "cleanup phase did not end";
           } else {
-            set_score(area_score(game_.board()).margin(s_.komi), "cleanup");
+            set_score(area_score(game_.board()).margin(scoring_komi()), "cleanup");
             r_.ending = Ending::kScore;
             r_.reason = "two passes; dead stones not agreed, scored after a cleanup phase";
           }

@@ -10,8 +10,9 @@
 // set, those stones are removed and the board is area-scored (go/score.h). Otherwise a
 // cleanup phase follows, as on KGS: play resumes (kgs-genmove_cleanup for engines that have
 // it, else genmove) until two more passes, and the final board is area-scored with every
-// stone alive. A cleanup phase that reaches its own move limit (size^2 moves) makes the
-// game void. Each engine's `final_score` is asked as a cross-check; an answer that differs
+// stone alive. Area scoring adds White's points for the handicap stones to komi
+// (GameSettings::handicap_compensation). A cleanup phase that reaches its own move limit
+// (size^2 moves) makes the game void. Each engine's `final_score` is asked as a cross-check; an answer that differs
 // from the referee's result is recorded as a disagreement.
 // Max moves: the game stops; when the engines agree on the dead stones it is adjudicated by
 // the scorer as above, else it is void (no result, left out of the statistics).
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "go/area.h"
 #include "go/game.h"
 #include "match/engine.h"
 #include "match/result.h"
@@ -44,6 +46,9 @@ struct GameSettings {
   double komi = 7.5;
   std::string rules_name = "Chinese";  // SGF RU; area scoring, positional superko, no suicide
   int handicap = 0;
+  /// White's points for the handicap stones, added to komi when the board is scored (the
+  /// Chinese rules: one per stone; go/area.h).
+  HandicapCompensation handicap_compensation = HandicapCompensation::kPerStone;
   int max_moves = 0;  // 0: 3 * size * size
   TimeControl time;
   /// Wall-clock limit of one genmove without a time control, seconds.

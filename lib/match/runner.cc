@@ -61,6 +61,9 @@ absl::StatusOr<int64_t> play_here(const RunnerOptions& o, std::span<const GameAs
         }
         break;
       }
+      // A game that ends after an interrupt is not recorded: its engines may have died of the
+      // same Ctrl-C (a terminal signals the whole process group), which is no fault of theirs.
+      if (is_set(interrupt)) break;
       r->date = utc_date();
       std::lock_guard lock(mu);
       if (absl::Status s = sink.record(std::move(*r)); !s.ok()) {
@@ -211,6 +214,8 @@ absl::StatusOr<EngineIdentity> check_engines(const std::vector<EngineSpec>& engi
     out.versions.push_back(check.gtp_version());
     check.stop();
   }
+  // Ctrl-C while the engines start (on any rank) is an interrupt, not an engine's failure.
+  if (cluster::any(is_set(interrupt))) return absl::CancelledError("interrupted while the engines started");
   if (cluster::any(!checked.ok())) {
     return checked.ok() ? absl::FailedPreconditionError("an engine did not start on another rank (see its message)") : checked;
   }

@@ -36,7 +36,7 @@ struct EngineIdentity {
 /// Starts every engine once (with `seed`, for engines started per game) and asks its name and
 /// version, before any game; on every rank (each starts its own engines). Errors:
 /// FailedPrecondition naming the engine, with its last stderr lines (prefixed by the rank under
-/// several ranks).
+/// several ranks); Cancelled when `interrupt` became true meanwhile (on any rank).
 absl::StatusOr<EngineIdentity> check_engines(const std::vector<EngineSpec>& engines, uint64_t seed, double timeout_s,
                                              const std::atomic<bool>* interrupt);
 
@@ -54,7 +54,8 @@ struct GameSink {
 
 /// Plays `games` (each engine a process per worker, restarted after faults or per game) until
 /// all are played, `sink.done()`, a failure or `interrupt`. Games in progress at an interrupt
-/// are abandoned, not recorded; at a failure, games in progress finish and are recorded.
+/// are abandoned, not recorded (with one process, also those that end after it); at a failure,
+/// games in progress finish and are recorded.
 /// A game's `date` is set to the UTC day it ended.
 /// Several ranks (cluster/cluster.h): every rank calls it with the same games; they are played in
 /// rounds of 2 x parallel (the largest over ranks) games per rank, game j of a round on rank

@@ -4,6 +4,10 @@
 
 namespace hane {
 
+uint64_t game_seed(uint64_t seed, int64_t index) {
+  return splitmix64(seed ^ splitmix64(static_cast<uint64_t>(index))) % 2147483646u + 1;
+}
+
 std::vector<Pairing> make_pairings(int num_engines, bool gauntlet) {
   std::vector<Pairing> out;
   for (int i = 0; i < num_engines; ++i) {
@@ -27,8 +31,7 @@ std::vector<GameAssignment> make_schedule(const std::vector<Pairing>& pairings, 
         a.pair = p;
         a.black = g == 0 ? pairings[q].first : pairings[q].second;
         a.white = g == 0 ? pairings[q].second : pairings[q].first;
-        // 1 .. 2^31 - 1: engines read seeds as a C int (GNU Go: --seed).
-        a.seed = splitmix64(seed ^ splitmix64(static_cast<uint64_t>(a.index))) % 2147483646u + 1;
+        a.seed = game_seed(seed, a.index);
         if (!openings.empty()) {
           const Opening& o = openings[static_cast<size_t>(p) % openings.size()];
           a.opening_name = o.name;

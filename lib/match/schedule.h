@@ -23,6 +23,10 @@ struct Pairing {
   int first = 0, second = 1;
 };
 
+/// The seed of game `index` of a run with `seed`: 1..2^31-1 (engines read seeds as a C int, as
+/// GNU Go's --seed), SplitMix64 of (seed, index).
+uint64_t game_seed(uint64_t seed, int64_t index);
+
 /// Round robin (every pair i < j, in order) or gauntlet (engine 0 against each other engine).
 std::vector<Pairing> make_pairings(int num_engines, bool gauntlet);
 

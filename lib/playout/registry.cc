@@ -2,7 +2,9 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
+#include "playout/gamma.h"
 #include "playout/guesser_policy.h"
+#include "playout/policy_settings.h"
 #include "playout/rules.h"
 #include "playout/softmax.h"
 #include "playout/uniform.h"
@@ -21,8 +23,11 @@ absl::Status no_settings(std::string_view name, const PolicyOptions& options) {
   return absl::OkStatus();
 }
 
+absl::Status check_uniform(const PolicyOptions& options) { return no_settings("uniform", options); }
+absl::Status check_guesser(const PolicyOptions& options) { return no_settings("guesser", options); }
+
 absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_uniform(std::string_view, const PolicyOptions& options) {
-  if (absl::Status s = no_settings("uniform", options); !s.ok()) return s;
+  if (absl::Status s = check_uniform(options); !s.ok()) return s;
   return std::make_unique<UniformPolicy>();
 }
 
@@ -43,6 +48,9 @@ absl::StatusOr<double> softmax_temperature(const PolicyOptions& options) {
   }
   return t;
 }
+
+absl::Status check_softmax(const PolicyOptions& options) { return softmax_temperature(options).status(); }
+absl::Status check_rules(const PolicyOptions& options) { return rules_options(options).status(); }
 
 absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_softmax(std::string_view model, const PolicyOptions& options) {
   const absl::StatusOr<double> temperature = softmax_temperature(options);
@@ -67,7 +75,7 @@ absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_softmax(std::string_view mod
 }
 
 absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_guesser(std::string_view model, const PolicyOptions& options) {
-  if (absl::Status s = no_settings("guesser", options); !s.ok()) return s;
+  if (absl::Status s = check_guesser(options); !s.ok()) return s;
   absl::StatusOr<std::unique_ptr<Guesser>> guesser = load_guesser(std::string(model));
   if (!guesser.ok()) return guesser.status();
   return std::make_unique<GuesserPolicy>(std::move(*guesser));
@@ -78,10 +86,24 @@ constexpr PolicyKind kPolicies[] = {
     {"uniform", "", "uniformly random legal moves that fill no own eye (light playouts)", make_uniform},
     {"rules", "", "hand-written rules: capture, save from atari, MoGo 3x3 patterns, no big self-atari", make_rules_policy},
     {"softmax", "MODEL", "a softmax model's probabilities, kept up to date incrementally (setting: softmax.temperature)", make_softmax},
+    {"gamma", "MODEL", "Bradley-Terry gammas of 3x3 patterns and tactical flags, re-rated incrementally (cheap)", make_gamma_policy},
     {"guesser", "MODEL", "any guesser's probabilities, one full-board guess per move (slow)", make_guesser},
 };
 
+// Each policy's settings check, by name (policy_settings.h).
+using SettingsCheck = absl::Status (*)(const PolicyOptions&);
+constexpr std::pair<std::string_view, SettingsCheck> kSettingsChecks[] = {
+    {"uniform", check_uniform}, {"rules", check_rules}, {"softmax", check_softmax}, {"guesser", check_guesser}};
+
 }  // namespace
+
+absl::Status check_policy_settings(std::string_view spec, const PolicyOptions& options) {
+  const std::string_view name = spec.substr(0, spec.find(':'));
+  for (const auto& [n, check] : kSettingsChecks) {
+    if (n == name) return check(options);
+  }
+  return absl::OkStatus();
+}
 
 std::span<const PolicyKind> policy_kinds() { return kPolicies; }
 

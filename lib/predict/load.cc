@@ -1,6 +1,8 @@
 #include "predict/load.h"
 
 #include "absl/strings/str_join.h"
+#include "predict/boost.h"
+#include "predict/gamma.h"
 #include "predict/pattern_table.h"
 #include "predict/softmax.h"
 #include "predict/tree.h"
@@ -23,6 +25,8 @@ constexpr ModelKind kKinds[] = {
     {"pattern-table", load_as<PatternTable, PatternTableGuesser, pattern_table_from_file>},
     {"decision-tree", load_as<DecisionTree, TreeGuesser, tree_from_file>},
     {"softmax", load_as<SoftmaxModel, SoftmaxGuesser, softmax_model_from_file>},
+    {"boosted-trees", load_as<BoostedTrees, BoostGuesser, boosted_trees_from_file>},
+    {"gamma", load_as<GammaModel, GammaGuesser, gamma_model_from_file>},
 };
 
 }  // namespace

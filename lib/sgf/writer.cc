@@ -10,7 +10,7 @@ namespace {
 
 class Writer {
  public:
-  explicit Writer(const GameRecord& record) : r_(record) {}
+  Writer(const GameRecord& record, const SgfAnnotations* notes) : r_(record), notes_(notes) {}
 
   std::string run() {
     out_ = "(;GM[1]FF[4]CA[UTF-8]";
@@ -28,13 +28,25 @@ class Writer {
     text("EV", r_.event);
     text("GN", r_.game_name);
     text("PC", r_.place);
-    text("C", r_.comment);
+    std::string comment = r_.comment;
+    SgfProperties root;
+    if (notes_) {
+      for (const auto& [id, values] : notes_->root) {
+        if (id != "C") {
+          root.emplace_back(id, values);
+          continue;
+        }
+        for (const std::string& v : values) comment += (comment.empty() ? "" : "\n\n") + v;
+      }
+    }
+    text("C", comment);
     points("AE", r_.setup.empty_points);
     points("AB", r_.setup.black);
     points("AW", r_.setup.white);
     const bool has_setup =
         !r_.setup.black.empty() || !r_.setup.white.empty() || !r_.setup.empty_points.empty();
     if (has_setup || r_.to_play != inferred_to_play()) player(r_.to_play);
+    properties(root);
     write_events();
     out_ += ")\n";
     return std::move(out_);
@@ -69,6 +81,14 @@ class Writer {
     for (Vertex v : vertices) append("[", to_sgf(v, r_.board_size), "]");
   }
 
+  void properties(const SgfProperties& props) {
+    for (const auto& [id, values] : props) {
+      if (values.empty()) continue;
+      out_ += id;
+      for (const std::string& v : values) append("[", sgf_text::escape(v), "]");
+    }
+  }
+
   void player(Color c) { out_ += c == Color::kWhite ? "PL[W]" : "PL[B]"; }
 
   Color inferred_to_play() const {
@@ -97,11 +117,14 @@ class Writer {
   void write_events() {
     out_ += "\n";
     int open_order = -1;  // order of the last setup event in the open node; -1: none open
+    size_t move_index = 0;
     for (const GameEvent& e : r_.events) {
       if (e.type == GameEvent::Type::kMove) {
         new_node();
         append(e.color == Color::kWhite ? "W[" : "B[",
                         to_sgf(e.vertex, r_.board_size), "]");
+        if (notes_ && move_index < notes_->moves.size()) properties(notes_->moves[move_index]);
+        ++move_index;
         open_order = -1;
         continue;
       }
@@ -122,12 +145,17 @@ class Writer {
   }
 
   const GameRecord& r_;
+  const SgfAnnotations* notes_;
   std::string out_;
   int nodes_ = 0;
 };
 
 }  // namespace
 
-std::string write_sgf(const GameRecord& record) { return Writer(record).run(); }
+std::string write_sgf(const GameRecord& record) { return Writer(record, nullptr).run(); }
+
+std::string write_sgf(const GameRecord& record, const SgfAnnotations& annotations) {
+  return Writer(record, &annotations).run();
+}
 
 }  // namespace hane

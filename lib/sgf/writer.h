@@ -2,6 +2,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sgf/record.h"
 
@@ -14,5 +16,21 @@ namespace hane {
 /// escaped. Reading the output back (read_game) gives an equal record, except for `warnings`
 /// and `num_variations`. Requires vertices on the board (as produced by to_record).
 std::string write_sgf(const GameRecord& record);
+
+/// Properties added to nodes by write_sgf: each an identifier ("SBKV", "C", "TB") and its
+/// values as text (escaped on writing; points in SGF form, to_sgf).
+using SgfProperties = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
+struct SgfAnnotations {
+  /// Added to the root node, after the record's own properties.
+  SgfProperties root;
+  /// moves[i] is added to the node of the record's (i+1)-th move event (passes included);
+  /// may be shorter than the move list. An identifier the writer already wrote in that node
+  /// (C in the root) is not repeated: its values are appended to the existing ones.
+  std::vector<SgfProperties> moves;
+};
+
+/// write_sgf with `annotations` (analysis figures, comments, territory) in the nodes.
+std::string write_sgf(const GameRecord& record, const SgfAnnotations& annotations);
 
 }  // namespace hane

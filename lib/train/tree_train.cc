@@ -2,20 +2,14 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <cstdio>
-#include <functional>
-#include <mutex>
+#include <memory>
 #include <queue>
 #include <span>
-#include <thread>
 
 #include "cluster/cluster.h"
-#include "corpus/replay.h"
-#include "go/random.h"
 #include "util/interrupt.h"
 #include "util/parallel.h"
 #include "util/progress.h"
@@ -24,115 +18,6 @@ namespace hane {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// ---------------------------------------------------------------------------------------------
-// A fixed set of worker threads that run batches of tasks; the calling thread works too.
-
-class WorkPool {
- public:
-  explicit WorkPool(int threads) : threads_(threads) {
-    for (int w = 1; w < threads; ++w) workers_.emplace_back([this, w] { loop(w); });
-  }
-  ~WorkPool() {
-    {
-      std::lock_guard lock(mutex_);
-      stop_ = true;
-      ++generation_;
-    }
-    wake_.notify_all();
-  }
-  int threads() const { return threads_; }
-
-  /// Runs fn(task, worker) for task = 0..tasks-1, worker in [0, threads()); returns when all
-  /// are done. Not reentrant.
-  void run(int tasks, const std::function<void(int, int)>& fn) {
-    if (tasks <= 0) return;
-    if (threads_ == 1 || tasks == 1) {
-      for (int t = 0; t < tasks; ++t) fn(t, 0);
-      return;
-    }
-    {
-      std::lock_guard lock(mutex_);
-      fn_ = &fn;
-      tasks_ = tasks;
-      next_ = 0;
-      busy_ = threads_ - 1;
-      ++generation_;
-    }
-    wake_.notify_all();
-    work(0);
-    std::unique_lock lock(mutex_);
-    done_.wait(lock, [&] { return busy_ == 0; });
-  }
-
- private:
-  void loop(int w) {
-    uint64_t seen = 0;
-    for (;;) {
-      {
-        std::unique_lock lock(mutex_);
-        wake_.wait(lock, [&] { return generation_ != seen; });
-        seen = generation_;
-        if (stop_) return;
-      }
-      work(w);
-      std::lock_guard lock(mutex_);
-      if (--busy_ == 0) done_.notify_one();
-    }
-  }
-  void work(int w) {
-    for (int t; (t = next_.fetch_add(1)) < tasks_;) (*fn_)(t, w);
-  }
-
-  int threads_;
-  std::mutex mutex_;
-  std::condition_variable wake_, done_;
-  uint64_t generation_ = 0;
-  bool stop_ = false;
-  const std::function<void(int, int)>* fn_ = nullptr;
-  int tasks_ = 0;
-  std::atomic<int> next_{0};
-  int busy_ = 0;
-  std::vector<std::jthread> workers_;  // last: joined first
-};
-
-// ---------------------------------------------------------------------------------------------
-// Sampling.
-
-// What a game gives to the sample. Counting (rows == nullptr) draws the same random numbers as
-// filling, so that a first pass can size the sample exactly and a second write each game's
-// rows in place.
-struct GameSample {
-  int64_t rows = 0, positions = 0, legal_moves = 0;
-  std::vector<int64_t> starts;  // with whole positions: each position's first row, from the game's first
-};
-
-void sample_game(const CorpusGame& game, uint64_t seed, double fraction, double negatives, bool whole,
-                 TreeInputMaker& maker, TreeRow* rows, GameSample& out, std::vector<Vertex>& moves) {
-  Rng rng(seed);
-  out = {};
-  auto keep = [&](const Position&) { return !(fraction < 1 && rng.uniform() >= fraction); };
-  (void)replay_choices(game.record, [&](const Position& p, Vertex played, std::span<const Vertex> legal) {
-    const int n = static_cast<int>(legal.size());  // legal lies in `moves`
-    ++out.positions;
-    out.legal_moves += n;
-    if (whole) out.starts.push_back(out.rows);
-    if (rows) maker.set_position(p);
-    TreeInputs in;
-    for (int i = 0; i < n; ++i) {
-      const bool is_played = moves[i] == played;
-      if (!is_played && negatives < 1 && rng.uniform() >= negatives) continue;
-      if (rows) {
-        maker.inputs(moves[i], in);
-        rows[out.rows] = TreeRow(in, is_played);
-      }
-      ++out.rows;
-    }
-  }, moves, keep);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Growth.
 
 constexpr int kValueSlots = 32;
 using Hist = std::array<uint64_t, kTreeInputs * kValueSlots>;  // (played << 32) + not played
@@ -518,6 +403,7 @@ TreeTrainResult Grower::run() {
       }
       if (stop[1]) break;
       next_check = std::max(num_leaves + 1, static_cast<int>(std::ceil(num_leaves * 1.05)));
+      next_check = std::min(next_check, (num_leaves / 1000 + 1) * 1000);  // and every 1,000 leaves
       for (int s : snapshots) {
         if (s > num_leaves) {
           next_check = std::min(next_check, s);
@@ -612,64 +498,6 @@ TreeTrainResult Grower::run() {
 }
 
 }  // namespace
-
-TreeSample sample_tree_inputs(const std::vector<CorpusGame>& games, const TreeSampleOptions& options) {
-  int64_t total = 0;
-  for (const CorpusGame& g : games) total += g.positions;
-  const double fraction =
-      options.positions <= 0 || total <= 0 || options.positions >= total ? 1.0 : static_cast<double>(options.positions) / total;
-  const double negatives = std::clamp(options.negatives, 1e-6, 1.0);
-  const int threads = thread_count(options.threads);
-  const size_t n = games.size();
-  auto seed_of = [&](size_t game) { return options.seed * 0x9E3779B97F4A7C15ull + game; };
-  std::vector<GameSample> per_game(n);
-  std::vector<int64_t> offset(n + 1, 0);
-  TreeSample sample;
-  sample.negative_weight = 1 / negatives;
-  // Pass 1 counts each game's rows; pass 2 writes them at the game's offset. Each pass reads
-  // every game once and has its own progress line.
-  for (int pass = 0; pass < 2; ++pass) {
-    Progress progress(options.what + (pass == 0 ? " (pass 1 of 2: counting)" : " (pass 2 of 2)"), "games",
-                      static_cast<int64_t>(n));
-    std::atomic<size_t> next{0};
-    std::atomic<int64_t> done{0};
-    run_workers(
-        threads,
-        [&](int) {
-          TreeInputMaker maker(options.features);
-          std::vector<Vertex> moves;
-          for (size_t i; (i = next++) < n;) {
-            if (options.share_over_ranks && static_cast<int>(i % cluster::size()) != cluster::rank()) {
-              ++done;
-              continue;
-            }
-            TreeRow* rows = pass == 0 ? nullptr : sample.rows.data() + offset[i];
-            sample_game(games[i], seed_of(i), fraction, negatives, options.whole_positions, maker, rows, per_game[i],
-                        moves);
-            ++done;
-          }
-        },
-        options.progress ? std::function<void()>([&] { progress.update(done); }) : nullptr);
-    if (options.progress) progress.finish();
-    if (pass == 0) {
-      for (size_t i = 0; i < n; ++i) offset[i + 1] = offset[i] + per_game[i].rows;
-      sample.rows.resize(offset[n]);
-    }
-  }
-  for (size_t i = 0; i < n; ++i) {
-    sample.positions += per_game[i].positions;
-    sample.legal_moves += per_game[i].legal_moves;
-    for (int64_t start : per_game[i].starts) sample.position_start.push_back(offset[i] + start);
-  }
-  if (options.whole_positions) sample.position_start.push_back(static_cast<int64_t>(sample.rows.size()));
-  if (options.share_over_ranks) {
-    std::array<int64_t, 2> counts = {sample.positions, sample.legal_moves};
-    cluster::allreduce_sum(counts);
-    sample.positions = counts[0];
-    sample.legal_moves = counts[1];
-  }
-  return sample;
-}
 
 TreeTrainResult grow_tree(TreeSample& train, const TreeSample& validation, const TreeTrainOptions& options) {
   Grower g(train, validation, options);

@@ -52,4 +52,56 @@ void parallel_for(size_t n, int threads, const std::function<void(int worker, si
       tick ? std::function<void()>([&] { tick(done); }) : nullptr);
 }
 
+WorkPool::WorkPool(int threads) : threads_(std::max(1, threads)) {
+  for (int w = 1; w < threads_; ++w) workers_.emplace_back([this, w] { loop(w); });
+}
+
+WorkPool::~WorkPool() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+    ++generation_;
+  }
+  wake_.notify_all();
+}
+
+void WorkPool::run(int tasks, const std::function<void(int, int)>& fn) {
+  if (tasks <= 0) return;
+  if (threads_ == 1 || tasks == 1) {
+    for (int t = 0; t < tasks; ++t) fn(t, 0);
+    return;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    fn_ = &fn;
+    tasks_ = tasks;
+    next_ = 0;
+    busy_ = threads_ - 1;
+    ++generation_;
+  }
+  wake_.notify_all();
+  work(0);
+  std::unique_lock lock(mutex_);
+  done_.wait(lock, [&] { return busy_ == 0; });
+}
+
+void WorkPool::loop(int w) {
+  uint64_t seen = 0;
+  for (;;) {
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return generation_ != seen; });
+      seen = generation_;
+      if (stop_) return;
+    }
+    work(w);
+    std::lock_guard lock(mutex_);
+    if (--busy_ == 0) done_.notify_one();
+  }
+}
+
+void WorkPool::work(int w) {
+  for (int t; (t = next_.fetch_add(1)) < tasks_;) (*fn_)(t, w);
+}
+
 }  // namespace hane

@@ -1,0 +1,225 @@
+#include "analyze/analyze.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "go/area.h"
+#include "go/position.h"
+#include "predict/load.h"
+#include "sgf/rules.h"
+
+namespace hane {
+namespace {
+
+const RecordRules& rules_of(const GameRecord& record) {
+  static const RecordRules fallback = default_record_rules();
+  return record.declared_rules ? *record.declared_rules : fallback;
+}
+
+Position position_of(const Game& game, Color color) {
+  Position p;
+  p.board = &game.board();
+  p.to_move = color;
+  const auto& moves = game.moves();
+  if (!moves.empty()) p.last_move = moves.back().vertex;
+  if (moves.size() >= 2) p.second_last_move = moves[moves.size() - 2].vertex;
+  p.move_number = static_cast<int>(moves.size()) + 1;
+  return p;
+}
+
+// The root's value for Black: the mean result of every simulation through the root's moves
+// (their win rates weighted by visits), as KataGo reports a root. The best move's win rate
+// alone is the largest of noisy estimates, biased towards the player to move at small budgets.
+double black_winrate(const SearchResult& r, Color to_play) {
+  double wins = 0;
+  int64_t visits = 0;
+  for (const MoveStats& m : r.children) {
+    wins += m.winrate * static_cast<double>(m.visits);
+    visits += m.visits;
+  }
+  const double w = visits > 0 ? wins / static_cast<double>(visits) : r.winrate;
+  return to_play == Color::kBlack ? w : 1 - w;
+}
+
+}  // namespace
+
+Rules record_game_rules(const GameRecord& record) {
+  const RecordRules& r = rules_of(record);
+  Rules rules;
+  rules.allow_suicide = r.allow_suicide;
+  rules.superko = r.superko;
+  // Area counting with handicap: White's points for Black's handicap stones (go/score.h).
+  const HandicapCompensation compensation = r.name == "Chinese" ? HandicapCompensation::kPerStone
+                                            : r.name == "AGA"   ? HandicapCompensation::kPerStoneButOne
+                                                                : HandicapCompensation::kNone;
+  const int stones = record.handicap >= 2 && record.setup.white.empty() ? static_cast<int>(record.setup.black.size()) : 0;
+  rules.komi = record.komi + handicap_compensation(compensation, stones);
+  return rules;
+}
+
+absl::StatusOr<Game> replay_game(const GameRecord& record, const BeforeMove& before_move) {
+  Game game(record.board_size, record_game_rules(record));
+  for (const Vertex v : record.setup.empty_points) game.set_stone(v, Color::kEmpty);
+  for (const Vertex v : record.setup.black) game.set_stone(v, Color::kBlack);
+  for (const Vertex v : record.setup.white) game.set_stone(v, Color::kWhite);
+  game.set_to_move(record.to_play);
+  int number = 0;
+  for (const GameEvent& e : record.events) {
+    switch (e.type) {
+      case GameEvent::Type::kSetup:
+        game.set_stone(e.vertex, e.color);
+        break;
+      case GameEvent::Type::kToPlay:
+        game.set_to_move(e.color);
+        break;
+      case GameEvent::Type::kMove: {
+        ++number;
+        if (before_move) before_move(game, Move{e.color, e.vertex});
+        const Legality l = game.play(e.vertex, e.color);
+        if (l != Legality::kLegal) {
+          return absl::InvalidArgumentError("move " + std::to_string(number) + " (" +
+                                            (e.color == Color::kBlack ? "B " : "W ") +
+                                            to_gtp(e.vertex, record.board_size) + "): " +
+                                            std::string(legality_name(l)) + " (" + rules_of(record).name + " rules)");
+        }
+        break;
+      }
+    }
+  }
+  return game;
+}
+
+Analyzer::Analyzer(const AnalyzeOptions& options, std::unique_ptr<Search> search, std::unique_ptr<Guesser> guesser)
+    : options_(options), search_(std::move(search)), guesser_(std::move(guesser)) {}
+
+Analyzer::~Analyzer() = default;
+
+absl::StatusOr<std::unique_ptr<Analyzer>> Analyzer::create(const AnalyzeOptions& options) {
+  if (options.visits < 1) return absl::InvalidArgumentError("visits: at least 1");
+  if (!(options.mistake >= 0 && options.mistake <= 1)) return absl::InvalidArgumentError("mistake: 0..1");
+  if (options.end_playouts < 1) return absl::InvalidArgumentError("end playouts: at least 1");
+  SearchOptions s = options.search;
+  s.reuse_tree = true;
+  auto search = Search::create(s);
+  if (!search.ok()) return search.status();
+  std::unique_ptr<Guesser> guesser;
+  if (!options.guesser.empty() && options.guesser != "none") {
+    auto g = load_guesser(options.guesser);
+    if (!g.ok()) return g.status();
+    guesser = std::move(*g);
+  }
+  return std::unique_ptr<Analyzer>(new Analyzer(options, std::move(*search), std::move(guesser)));
+}
+
+SearchResult Analyzer::search_to_budget(const Game& game, Color to_play) {
+  // Root visits, those of the subtree reused from the previous position included (as Pachi's
+  // `-t =N` counts).
+  SearchLimits limits;
+  limits.visits = options_.visits;
+  return search_->search(game, to_play, limits);
+}
+
+absl::StatusOr<GameAnalysis> Analyzer::analyze(const GameRecord& record, const OnPosition& on_position,
+                                               const ShouldStop& stop) {
+  GameAnalysis out;
+  out.rules = rules_of(record).name;
+  search_->clear();
+  bool stopped = false;
+  int done = 0;
+  std::vector<Vertex> legal;   // scratch for the guesser
+  std::vector<float> scores;
+  auto searched = [&] {
+    ++done;
+    if (on_position) on_position(done);
+  };
+  auto status = replay_game(record, [&](const Game& game, const Move& move) {
+    if (stopped || (stop && stop())) {
+      stopped = true;
+      return;
+    }
+    MoveAnalysis a;
+    a.number = static_cast<int>(out.moves.size()) + 1;
+    a.color = move.color;
+    a.played = move.vertex;
+    const SearchResult r = search_to_budget(game, move.color);
+    const double before = black_winrate(r, move.color);
+    if (out.moves.empty()) {
+      out.black_start = before;
+    } else {
+      out.moves.back().black_after = before;
+    }
+    a.black_before = before;
+    a.visits = r.root_visits;
+    if (!r.children.empty()) {
+      a.best = r.children.front().move;
+      a.best_winrate = r.children.front().winrate;
+      a.pv = r.children.front().pv;
+      // The variation ends where the game would: at the second pass in a row.
+      for (size_t k = 1; k < a.pv.size(); ++k) {
+        if (a.pv[k].is_pass() && a.pv[k - 1].is_pass()) {
+          a.pv.resize(k + 1);
+          break;
+        }
+      }
+    } else {
+      a.best = r.move;
+      a.best_winrate = r.winrate;
+    }
+    if (guesser_ && move.vertex.is_point()) {
+      const Board& board = game.board();
+      legal.resize(board.empty_points().size());
+      legal.resize(static_cast<size_t>(legal_moves(board, move.color, legal)));
+      const auto it = std::find(legal.begin(), legal.end(), move.vertex);
+      if (it != legal.end()) {
+        scores.resize(legal.size());
+        guesser_->score(position_of(game, move.color), legal, scores);
+        const float mine = scores[static_cast<size_t>(it - legal.begin())];
+        a.guesser_rank = 1 + static_cast<int>(std::count_if(scores.begin(), scores.end(), [&](float s) { return s > mine; }));
+        if (guesser_->gives_probabilities()) {
+          a.guesser_probability = mine;
+        } else {
+          const float top = *std::max_element(scores.begin(), scores.end());
+          double sum = 0;
+          for (const float s : scores) sum += std::exp(s - top);
+          a.guesser_probability = std::exp(mine - top) / sum;
+        }
+      }
+    }
+    out.moves.push_back(std::move(a));
+    searched();
+  });
+  if (!status.ok()) return status.status();
+  if (stopped || (stop && stop())) return absl::CancelledError("stopped");
+  const Game& game = *status;
+  const Color to_play = game.to_move();
+  const SearchResult r = search_to_budget(game, to_play);
+  const double final_winrate = black_winrate(r, to_play);
+  if (out.moves.empty()) {
+    out.black_start = final_winrate;
+  } else {
+    out.moves.back().black_after = final_winrate;
+  }
+  searched();
+  for (MoveAnalysis& a : out.moves) {
+    a.drop = a.color == Color::kBlack ? a.black_before - a.black_after : a.black_after - a.black_before;
+    a.mistake = a.drop > options_.mistake;
+  }
+
+  FinalAnalysis& f = out.final_position;
+  f.estimate = search_->estimate_end(game, options_.end_playouts);
+  const Board& board = game.board();
+  for (int y = 0; y < board.size(); ++y) {
+    for (int x = 0; x < board.size(); ++x) {
+      const Vertex v = board.at(x, y);
+      if (f.estimate.status[static_cast<size_t>(v.index())] == PointStatus::kDead) f.dead.push_back(v);
+    }
+  }
+  AreaPoints area = area_points(board, f.dead);
+  f.black_area = std::move(area.black);
+  f.white_area = std::move(area.white);
+  f.territory_counting = out.rules == "Japanese" || out.rules == "Korean";
+  f.score = f.territory_counting ? f.estimate.territory_margin : f.estimate.area_margin;
+  return out;
+}
+
+}  // namespace hane

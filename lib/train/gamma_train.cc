@@ -1,0 +1,385 @@
+#include "train/gamma_train.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <memory>
+#include <unordered_map>
+
+#include "corpus/replay.h"
+#include "features/pattern.h"
+#include "playout/gamma.h"
+#include "util/hash.h"
+#include "util/interrupt.h"
+#include "util/progress.h"
+
+namespace hane {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// Keeps a position with probability `rate`, by a hash of the game, the move and the seed.
+bool keep(double rate, uint64_t game_hash, int move_number, uint64_t seed) {
+  if (rate >= 1.0) return true;
+  const uint64_t h = splitmix64(splitmix64(game_hash ^ seed) + static_cast<uint64_t>(move_number));
+  return static_cast<double>(h >> 11) * 0x1.0p-53 < rate;
+}
+
+// A team: a pattern code and the flag values, packed (3 bits per group).
+uint64_t team_key(const GammaFeatures& f) {
+  uint64_t k = f.pattern;
+  for (int g = 0; g < kNumGammaGroups; ++g) k |= static_cast<uint64_t>(f.flag[g]) << (32 + 3 * g);
+  return k;
+}
+GammaFeatures team_features(uint64_t key) {
+  GammaFeatures f;
+  f.pattern = static_cast<uint32_t>(key);
+  for (int g = 0; g < kNumGammaGroups; ++g) f.flag[g] = static_cast<uint8_t>((key >> (32 + 3 * g)) & 7);
+  return f;
+}
+
+struct Entry {
+  uint32_t team;
+  uint32_t count;
+};
+
+// Positions as (team, count) lists; the played move's team comes first (count included).
+struct Positions {
+  std::vector<Entry> entries;
+  std::vector<size_t> start{0};
+  size_t size() const { return start.size() - 1; }
+};
+
+struct Extractor {
+  std::unordered_map<uint64_t, uint32_t> team_of;
+  std::vector<uint64_t> keys;
+  std::vector<std::pair<uint32_t, uint32_t>> scratch;  // (team, is played)
+
+  uint32_t team(const GammaFeatures& f) {
+    const uint64_t k = team_key(f);
+    auto [it, fresh] = team_of.try_emplace(k, static_cast<uint32_t>(keys.size()));
+    if (fresh) keys.push_back(k);
+    return it->second;
+  }
+
+  // Adds the sampled positions of `games` to `out`.
+  void extract(const std::vector<CorpusGame>& games, double rate, uint64_t seed, Positions& out, const char* what,
+               bool progress) {
+    std::unique_ptr<Progress> bar;
+    if (progress) bar = std::make_unique<Progress>(what, "games", static_cast<int64_t>(games.size()));
+    std::vector<Vertex> moves;
+    int64_t done = 0;
+    for (const CorpusGame& game : games) {
+      auto sampled = [&](const Position& p) { return keep(rate, game.hash, p.move_number, seed); };
+      (void)replay_choices(game.record, [&](const Position& p, Vertex played, std::span<const Vertex> legal) {
+        scratch.clear();
+        int winner = -1;
+        for (Vertex v : legal) {
+          const uint32_t raw = static_cast<uint32_t>(pattern_code(*p.board, v, p.to_move, PatternShape::k3x3));
+          const uint32_t t = team(gamma_features(p, v, raw));
+          if (v == played) winner = static_cast<int>(t);
+          scratch.push_back({t, 0});
+        }
+        if (winner < 0) return;
+        std::sort(scratch.begin(), scratch.end());
+        // Played team first, then the others with their counts.
+        const size_t first = out.entries.size();
+        out.entries.push_back({static_cast<uint32_t>(winner), 0});
+        for (size_t i = 0; i < scratch.size();) {
+          size_t j = i;
+          while (j < scratch.size() && scratch[j].first == scratch[i].first) ++j;
+          const uint32_t n = static_cast<uint32_t>(j - i);
+          if (scratch[i].first == static_cast<uint32_t>(winner)) {
+            out.entries[first].count = n;
+          } else {
+            out.entries.push_back({scratch[i].first, n});
+          }
+          i = j;
+        }
+        out.start.push_back(out.entries.size());
+      }, moves, sampled);
+      if (bar && (++done % 256 == 0)) bar->update(done, with_thousands(static_cast<int64_t>(out.size())) + " positions");
+    }
+    if (bar) bar->finish(with_thousands(static_cast<int64_t>(out.size())) + " positions");
+  }
+};
+
+int64_t total_positions(const std::vector<CorpusGame>& games) {
+  int64_t n = 0;
+  for (const CorpusGame& g : games) n += g.positions;
+  return n;
+}
+
+// The teams' weight indices, and the strengths of teams under a model.
+struct Teams {
+  std::vector<std::array<int, 1 + kNumGammaGroups>> index;
+  std::vector<uint8_t> count;
+  void build(const std::vector<uint64_t>& keys, const GammaModel& m) {
+    index.resize(keys.size());
+    count.resize(keys.size());
+    for (size_t t = 0; t < keys.size(); ++t) count[t] = static_cast<uint8_t>(m.indices(team_features(keys[t]), index[t]));
+  }
+  void strengths(const std::vector<double>& gammas, std::vector<double>& out) const {
+    out.resize(index.size());
+    for (size_t t = 0; t < index.size(); ++t) {
+      double s = 1;
+      for (int k = 0; k < count[t]; ++k) s *= gammas[index[t][k]];
+      out[t] = s;
+    }
+  }
+};
+
+struct Fit {
+  double log_likelihood = 0;  // mean ln P(played)
+  double top1 = 0;
+};
+
+Fit measure(const Positions& ps, const std::vector<double>& strength) {
+  Fit f;
+  if (ps.size() == 0) return f;
+  for (size_t j = 0; j < ps.size(); ++j) {
+    const Entry* e = &ps.entries[ps.start[j]];
+    const size_t n = ps.start[j + 1] - ps.start[j];
+    double total = 0, best = 0;
+    for (size_t i = 0; i < n; ++i) total += e[i].count * strength[e[i].team], best = std::max(best, strength[e[i].team]);
+    const double w = strength[e[0].team];
+    f.log_likelihood += std::log(w / total);
+    if (w >= best) {
+      double ties = 0;
+      for (size_t i = 0; i < n; ++i) ties += strength[e[i].team] == best ? e[i].count : 0;
+      f.top1 += 1.0 / ties;
+    }
+  }
+  f.log_likelihood /= static_cast<double>(ps.size());
+  f.top1 /= static_cast<double>(ps.size());
+  return f;
+}
+
+}  // namespace
+
+GammaModel train_gamma(const std::vector<CorpusGame>& train, const std::vector<CorpusGame>& validation,
+                       const GammaTrainOptions& o, const std::function<void(const GammaSweep&)>& on_sweep) {
+  const auto start = Clock::now();
+  Extractor x;
+  Positions tp, vp;
+  const int64_t tn = total_positions(train), vn = total_positions(validation);
+  x.extract(train, tn > 0 ? static_cast<double>(o.max_positions) / static_cast<double>(tn) : 1.0, o.seed, tp,
+            "extracting training positions", o.progress);
+  x.extract(validation, vn > 0 ? static_cast<double>(o.validation_positions) / static_cast<double>(vn) : 1.0, o.seed,
+            vp, "extracting validation positions", o.progress);
+  if (tp.size() == 0) throw std::runtime_error("no training positions");
+
+  // The pattern dictionary: codes seen at least min_count times among the training candidates.
+  std::unordered_map<uint32_t, int64_t> seen;
+  for (const Entry& e : tp.entries) seen[static_cast<uint32_t>(x.keys[e.team])] += e.count;
+  std::vector<uint32_t> codes;
+  for (const auto& [code, n] : seen) {
+    if (n >= o.min_count) codes.push_back(code);
+  }
+  GammaModel model = GammaModel::uniform(std::move(codes));
+  Teams teams;
+  teams.build(x.keys, model);
+  const int nw = model.num_weights();
+  // Wins of each feature, and which group each weight is in (-1: patterns).
+  std::vector<double> wins(nw, 0.0);
+  for (size_t j = 0; j < tp.size(); ++j) {
+    const uint32_t t = tp.entries[tp.start[j]].team;
+    for (int k = 0; k < teams.count[t]; ++k) wins[teams.index[t][k]] += 1;
+  }
+  std::vector<int> group_of(nw, -1);
+  for (int g = 0; g < kNumGammaGroups; ++g) {
+    for (int v = 1; v < kGammaGroupValues[g]; ++v) group_of[model.flag_index(g, v)] = g;
+  }
+
+  std::vector<double> gammas(nw, 1.0), best = gammas, strength, a(x.keys.size()), denominator(nw);
+  double best_ll = -INFINITY;
+  int best_sweep = 0;
+  nlohmann::json sweeps = nlohmann::json::array();
+  {
+    teams.strengths(gammas, strength);
+    const Fit v0 = measure(vp, strength);
+    if (o.progress) std::fprintf(stderr, "%zu training and %zu validation positions, %zu teams, %d patterns; "
+                                 "uniform: validation top-1 %.2f%%, log-lik %.4f\n",
+                                 tp.size(), vp.size(), x.keys.size(), model.num_patterns(), 100 * v0.top1, v0.log_likelihood);
+  }
+  bool stop = false;
+  for (int sweep = 1; sweep <= o.sweeps && !stop; ++sweep) {
+    double train_ll = 0;
+    for (int group = -1; group < kNumGammaGroups && !stop; ++group) {
+      teams.strengths(gammas, strength);
+      std::fill(a.begin(), a.end(), 0.0);
+      double ll = 0;
+      for (size_t j = 0; j < tp.size(); ++j) {
+        const Entry* e = &tp.entries[tp.start[j]];
+        const size_t n = tp.start[j + 1] - tp.start[j];
+        double total = 0;
+        for (size_t i = 0; i < n; ++i) total += e[i].count * strength[e[i].team];
+        const double inv = 1.0 / total;
+        for (size_t i = 0; i < n; ++i) a[e[i].team] += e[i].count * inv;
+        if (group == -1) ll += std::log(strength[e[0].team] * inv);
+      }
+      if (group == -1) train_ll = ll / static_cast<double>(tp.size());
+      std::fill(denominator.begin(), denominator.end(), 0.0);
+      for (size_t t = 0; t < a.size(); ++t) {
+        if (a[t] == 0) continue;
+        for (int k = 0; k < teams.count[t]; ++k) {
+          const int i = teams.index[t][k];
+          if (group_of[i] == group) denominator[i] += a[t] * strength[t] / gammas[i];
+        }
+      }
+      for (int i = 0; i < nw; ++i) {
+        if (group_of[i] != group) continue;
+        gammas[i] = (wins[i] + o.prior) / (denominator[i] + 2 * o.prior / (gammas[i] + 1));
+      }
+      stop = interrupted();
+    }
+    teams.strengths(gammas, strength);
+    const Fit v = measure(vp.size() ? vp : tp, strength);
+    const GammaSweep s{sweep, train_ll, v.top1, v.log_likelihood, seconds_since(start)};
+    sweeps.push_back({{"sweep", s.sweep},
+                      {"train_log_likelihood", s.train_log_likelihood},
+                      {"validation_top1", s.validation_top1},
+                      {"validation_log_likelihood", s.validation_log_likelihood},
+                      {"seconds", s.seconds}});
+    if (o.progress) std::fprintf(stderr, "sweep %d: train log-lik %.4f, validation top-1 %.2f%%, log-lik %.4f (%.0f s)\n",
+                                 sweep, train_ll, 100 * v.top1, v.log_likelihood, s.seconds);
+    if (on_sweep) on_sweep(s);
+    if (v.log_likelihood > best_ll) best_ll = v.log_likelihood, best = gammas, best_sweep = sweep;
+  }
+  if (best_sweep == 0) best = gammas;  // interrupted in the first sweep: what there is
+  for (int i = 0; i < nw; ++i) model.gammas[i] = static_cast<float>(best[i]);
+  model.training = {{"trainer", "minorisation-maximisation (Hunter 2004, Coulom 2007)"},
+                    {"train_positions", tp.size()},
+                    {"validation_positions", vp.size()},
+                    {"teams", x.keys.size()},
+                    {"patterns", model.num_patterns()},
+                    {"min_count", o.min_count},
+                    {"prior", o.prior},
+                    {"seed", o.seed},
+                    {"sweeps", sweeps},
+                    {"best_sweep", best_sweep}};
+  return model;
+}
+
+std::vector<BalancePosition> balance_positions(const std::vector<CorpusGame>& games, int64_t count, uint64_t seed) {
+  std::vector<BalancePosition> out;
+  std::vector<const CorpusGame*> usable;
+  for (const CorpusGame& g : games) {
+    const std::string& r = g.record.result;
+    if ((r.starts_with("B+") || r.starts_with("W+")) && g.positions >= 20) usable.push_back(&g);
+  }
+  Rng rng(seed);
+  for (size_t i = 0; i + 1 < usable.size(); ++i) std::swap(usable[i], usable[i + rng.below(static_cast<uint32_t>(usable.size() - i))]);
+  for (const CorpusGame* g : usable) {
+    if (static_cast<int64_t>(out.size()) >= count) break;
+    const int moves = g->positions;
+    const int at = moves - 1 - static_cast<int>(rng.below(static_cast<uint32_t>(std::max(1, moves * 2 / 5))));
+    int seen = 0;
+    bool taken = false;
+    BalancePosition bp;
+    (void)replay(g->record, [&](const Position& p, Vertex played) {
+      if (taken || !played.is_point() || seen++ != at) return;
+      bp.board = *p.board;
+      bp.to_move = p.to_move;
+      bp.last = p.last_move;
+      bp.second_last = p.second_last_move;
+      bp.komi = g->record.komi;
+      bp.target = g->record.result.starts_with("B+") ? 1.0 : 0.0;
+      taken = true;
+    });
+    if (taken) out.push_back(std::move(bp));
+  }
+  return out;
+}
+
+GammaModel balance_gamma(const GammaModel& start, const std::vector<BalancePosition>& positions,
+                         const GammaBalanceOptions& o) {
+  const int nw = start.num_weights();
+  std::vector<double> theta(nw);
+  for (int i = 0; i < nw; ++i) theta[i] = std::log(start.gammas[i]);
+  auto current = std::make_shared<GammaModel>(start);
+  Rng rng(o.seed);
+  std::vector<double> g(nw), psi(nw), expect(nw);
+  std::vector<int> played_index;
+  nlohmann::json passes = nlohmann::json::array();
+  bool stop = false;
+  for (int pass = 1; pass <= o.passes && !stop; ++pass) {
+    std::unique_ptr<Progress> bar;
+    if (o.progress) bar = std::make_unique<Progress>("balancing pass " + std::to_string(pass), "positions",
+                                                     static_cast<int64_t>(positions.size()));
+    double squared_error = 0;
+    int64_t done = 0;
+    for (const BalancePosition& bp : positions) {
+      GammaPolicy policy(current);
+      auto black_wins = [&](bool gradient) {
+        policy.reset(bp.board, bp.to_move, bp.last, bp.second_last);
+        if (gradient) std::fill(psi.begin(), psi.end(), 0.0);
+        const int max_moves = 3 * bp.board.size() * bp.board.size();
+        int passes_in_row = 0;
+        for (int m = 0; m < max_moves && passes_in_row < 2; ++m) {
+          if (gradient) {
+            // psi += phi(a) - E_pi[phi], over the candidates of the position before the move.
+            const double total = policy.total_strength();
+            std::fill(expect.begin(), expect.end(), 0.0);
+            std::array<int, 1 + kNumGammaGroups> idx;
+            if (total > 0) {
+              for (int s = 0; s < policy.slots(); ++s) {
+                const double w = policy.slot_strength(s);
+                if (w <= 0) continue;
+                const int k = current->indices(policy.slot_features(s), idx);
+                for (int i = 0; i < k; ++i) psi[idx[i]] -= w / total;
+              }
+            }
+          }
+          const Vertex v = policy.sample(rng);
+          if (gradient && v.is_point()) {
+            std::array<int, 1 + kNumGammaGroups> idx;
+            const int slot = policy.board().geometry().y(v) * policy.board().size() + policy.board().geometry().x(v);
+            const int k = current->indices(policy.slot_features(slot), idx);
+            for (int i = 0; i < k; ++i) psi[idx[i]] += 1;
+          }
+          passes_in_row = v.is_pass() ? passes_in_row + 1 : 0;
+          policy.play(v);
+        }
+        return area_score(policy.board()).margin(bp.komi) > 0 ? 1.0 : 0.0;
+      };
+      double value = 0;
+      for (int k = 0; k < o.value_playouts; ++k) value += black_wins(false);
+      value /= std::max(1, o.value_playouts);
+      std::fill(g.begin(), g.end(), 0.0);
+      for (int k = 0; k < o.gradient_playouts; ++k) {
+        const double z = black_wins(true);
+        for (int i = 0; i < nw; ++i) g[i] += (z - value) * psi[i];
+      }
+      const double step = o.rate * (bp.target - value) / std::max(1, o.gradient_playouts);
+      for (int i = 0; i < nw; ++i) {
+        theta[i] = std::clamp(theta[i] + step * g[i], -o.bound, o.bound);
+        current->gammas[i] = static_cast<float>(std::exp(theta[i]));
+      }
+      squared_error += (bp.target - value) * (bp.target - value);
+      if (bar) bar->update(done + 1);
+      ++done;
+      if ((stop = interrupted())) break;
+    }
+    if (bar) bar->finish();
+    const double mse = done ? squared_error / static_cast<double>(done) : 0.0;
+    if (o.progress) std::fprintf(stderr, "pass %d: mean squared error of the playout value %.4f over %lld positions\n", pass,
+                                 mse, static_cast<long long>(done));
+    passes.push_back({{"pass", pass}, {"positions", done}, {"mean_squared_error", mse}});
+  }
+  GammaModel out = *current;
+  out.training["balance"] = {{"method", "simulation balancing (Huang, Coulom and Lin 2010)"},
+                             {"positions", positions.size()},
+                             {"value_playouts", o.value_playouts},
+                             {"gradient_playouts", o.gradient_playouts},
+                             {"rate", o.rate},
+                             {"seed", o.seed},
+                             {"passes", passes}};
+  return out;
+}
+
+}  // namespace hane

@@ -1,0 +1,38 @@
+// Running the built `hane` from a test, as a user does: its exit code, stdout and stderr.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+namespace hane::testing {
+
+struct CliResult {
+  int code = -1;     // exit code; -1 when killed by a signal
+  std::string out;   // stdout
+  std::string err;   // stderr
+};
+
+/// Runs `hane args` through the shell (so `args` may quote), with `input` on stdin; `scratch`
+/// is an existing folder for the stdin and stderr files.
+inline CliResult run_hane(const std::string& args, const std::string& input, const std::filesystem::path& scratch) {
+  const std::string err_file = (scratch / "stderr.txt").string();
+  const std::string in_file = (scratch / "stdin.txt").string();
+  std::ofstream(in_file) << input;
+  const std::string command = std::string(HANE_BINARY) + " " + args + " <" + in_file + " 2>" + err_file;
+  CliResult r;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(err_file);
+  r.err.assign(std::istreambuf_iterator<char>(in), {});
+  return r;
+}
+
+}  // namespace hane::testing

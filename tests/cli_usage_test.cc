@@ -1,0 +1,305 @@
+// The command line as a newcomer meets it (issue 20): exit codes by the README's rule (2 for
+// usage, 130 for Ctrl-C), checks before any work, `play` and `match` on interrupts, help texts
+// that work as shown. Runs the built binary.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+
+namespace hane {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::CliResult;
+
+// A hane engine for matches: fast and deterministic.
+const std::string kEngine = "--playouts 20 --prior none --threads 1 --quiet";
+
+class CliUsageTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = fs::temp_directory_path() / ("hane_cli_usage_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir_ / "games9");
+    for (int g = 0; g < 30; ++g) {
+      std::string sgf = "(;GM[1]SZ[9]";
+      for (int k = 0; k < 8; ++k) {
+        const int p = (g * 13 + k * 7) % 81;
+        sgf += std::string(";") + (k % 2 ? "W[" : "B[") + char('a' + p % 9) + char('a' + p / 9) + "]";
+      }
+      std::ofstream(dir_ / "games9" / ("g" + std::to_string(g) + ".sgf")) << sgf << ")";
+    }
+  }
+  static void TearDownTestSuite() { fs::remove_all(dir_); }
+  void SetUp() override {
+    if (!fs::exists(HANE_BINARY)) GTEST_SKIP() << "hane not built: " << HANE_BINARY;
+  }
+  static CliResult hane(const std::string& args, const std::string& input = "") {
+    return testing::run_hane(args, input, dir_);
+  }
+  static std::string path(const std::string& name) { return (dir_ / name).string(); }
+  static std::string read(const std::string& file) {
+    std::stringstream s;
+    s << std::ifstream(file).rdbuf();
+    return s.str();
+  }
+  static std::string match(const std::string& out, const std::string& more = "") {
+    return "match --no-plots --size 5 --games 2 --parallel 1 --out " + out + " -e 'a=hane:" + kEngine +
+           "' -e 'b=hane:" + kEngine + " --policy uniform' " + more;
+  }
+
+  // Starts `hane args...` in a process group of its own, stdout and stderr to files; returns its pid.
+  static pid_t spawn(const std::vector<std::string>& args, const std::string& out, const std::string& err,
+                     int stdin_fd = -1) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+      ::setpgid(0, 0);
+      ::dup2(stdin_fd >= 0 ? stdin_fd : ::open("/dev/null", O_RDONLY), STDIN_FILENO);
+      ::dup2(::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), STDOUT_FILENO);
+      ::dup2(::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), STDERR_FILENO);
+      std::vector<char*> argv = {const_cast<char*>("hane")};
+      for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      ::execv(HANE_BINARY, argv.data());
+      ::_exit(127);
+    }
+    ::setpgid(child, child);  // (also here, so that the group exists before any signal)
+    return child;
+  }
+  // Waits up to `seconds` for `done`, polling.
+  template <class F>
+  static bool wait_for(F done, double seconds) {
+    for (int i = 0; i < seconds * 100; ++i) {
+      if (done()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return done();
+  }
+  static int exit_code(pid_t child) {
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+  }
+  static inline fs::path dir_;
+};
+
+// Item 2: the SGF path is checked before the first move; Ctrl-C saves the game so far.
+TEST_F(CliUsageTest, PlayChecksTheSgfPathFirstAndSavesOnCtrlC) {
+  const CliResult bad = hane("play --size 5 --sgf " + path("nofolder/x.sgf") + " " + kEngine, "D4\n");
+  EXPECT_EQ(bad.code, 2) << bad.err;
+  EXPECT_THAT(bad.err, HasSubstr("nofolder"));
+  EXPECT_THAT(bad.out, Not(HasSubstr("to play")));  // no game began
+
+  const std::string sgf = path("int.sgf");
+  int in[2];
+  ASSERT_EQ(::pipe(in), 0);
+  const pid_t child = spawn({"play", "--size", "5", "--sgf", sgf, "--playouts", "20", "--prior", "none", "--quiet"},
+                            path("play.out"), path("play.err"), in[0]);
+  ::close(in[0]);
+  const std::string move = "C3\n";
+  ASSERT_EQ(::write(in[1], move.data(), move.size()), static_cast<ssize_t>(move.size()));
+  // After the reply to C3 the program waits for the next line: interrupt it there.
+  ASSERT_TRUE(wait_for([&] { return read(path("play.out")).find("hane plays") != std::string::npos; }, 30));
+  ASSERT_TRUE(wait_for([&] {
+    const std::string out = read(path("play.out"));
+    return out.rfind("to play>") > out.find("hane plays");
+  }, 30));
+  ::kill(child, SIGINT);
+  EXPECT_EQ(exit_code(child), 130) << read(path("play.err"));
+  ::close(in[1]);
+  EXPECT_THAT(read(path("play.out")), HasSubstr("Saved the game so far (no result) to " + sgf));
+  const std::string saved = read(sgf);
+  EXPECT_THAT(saved, HasSubstr(";B[cc]"));
+  EXPECT_THAT(saved, Not(HasSubstr("RE[")));
+}
+
+// Item 6: undo before the user's first move takes nothing back (the engine's move stays).
+TEST_F(CliUsageTest, PlayUndoBeforeTheFirstMoveTakesNothingBack) {
+  const CliResult r = hane("play --size 5 --color white --sgf " + path("undo.sgf") + " " + kEngine, "undo\nquit\n");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("Nothing to take back."));
+  size_t plays = 0;
+  for (size_t at = r.out.find("hane plays"); at != std::string::npos; at = r.out.find("hane plays", at + 1)) ++plays;
+  EXPECT_EQ(plays, 1u) << r.out;
+}
+
+// Item 3: --json is checked before any game.
+TEST_F(CliUsageTest, MatchJsonIsCheckedBeforeAnyGame) {
+  const CliResult missing = hane(match(path("j1"), "--json " + path("nofolder/x.json")));
+  EXPECT_EQ(missing.code, 2) << missing.err;
+  EXPECT_THAT(missing.err, HasSubstr("does not exist"));
+  EXPECT_FALSE(fs::exists(path("nofolder")));
+  EXPECT_FALSE(fs::exists(path("j1/results.jsonl")));
+  fs::create_directories(path("jdir"));
+  const CliResult folder = hane(match(path("j2"), "--json " + path("jdir")));
+  EXPECT_EQ(folder.code, 2) << folder.err;
+  EXPECT_THAT(folder.err, HasSubstr("is a folder"));
+  const CliResult same = hane(match(path("j3"), "--json " + path("j3")));
+  EXPECT_EQ(same.code, 2) << same.err;
+  // Inside the --out folder, which the match makes: fine.
+  const CliResult inside = hane(match(path("j4"), "--quiet --json " + path("j4/r.json")));
+  EXPECT_EQ(inside.code, 0) << inside.err;
+  EXPECT_TRUE(fs::exists(path("j4/r.json")));
+}
+
+// Item 4: a match that played no game takes corrected settings; a mismatch names the setting.
+TEST_F(CliUsageTest, MatchSettingsAfterAFailedStartAndMismatchMessages) {
+  const std::string out = path("m4");
+  const CliResult failed = hane("match --no-plots --size 5 --games 2 --out " + out + " -e 'a=hane:" + kEngine +
+                                " --playout 20' -e 'b=hane:" + kEngine + "'");
+  EXPECT_EQ(failed.code, 1) << failed.err;  // an engine that does not start
+  const CliResult fixed = hane(match(out, "--quiet"));
+  EXPECT_EQ(fixed.code, 0) << fixed.err;
+  const CliResult other = hane(match(out, "--quiet --komi 6.5"));
+  EXPECT_EQ(other.code, 2) << other.err;
+  EXPECT_THAT(other.err, HasSubstr("komi: 6.5 now, 7.5 before"));
+}
+
+// Item 5.
+TEST_F(CliUsageTest, ModelInfoUniform) {
+  const CliResult r = hane("model info uniform");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("uniform"));
+  EXPECT_EQ(hane("model info uniform --dump").code, 1);
+}
+
+// Item 7: usage errors exit 2, also those found late.
+TEST_F(CliUsageTest, UsageErrorsExitTwo) {
+  const std::string missing = path("missing.model");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"bench --seconds 0.01 --policy rule", "did you mean rules?"},
+      {"bench --seconds 0.01 --policy softmax", "needs a model"},
+      {"bench --seconds 0.01 --policy softmax:" + missing, "no such model file"},
+      {"bench --seconds 0.01 --policy rules --policy-set rules.bogus=1", "rules.bogus"},
+      {"bench --seconds 0.01 --policy rules --policy-set rules.capture=2", "rules.capture=2"},
+      {"gtp --prior " + missing, "no such model file"},
+      {"gtp --policy softmax:" + missing, "no such model file"},
+      {"gtp --policy rule", "did you mean rules?"},
+      {"gtp --policy-set rules.capture=x", "rules.capture=x"},
+      {"play --handicap 1", "--handicap 1"},
+      {"play --size 5 --handicap 9", "--handicap 9"},
+      {"match --out " + path("m7a") + " -e a=gtp:true", "at least two engines"},
+      {"match --out " + path("m7b") + " -e a=gtp:true -e a=gtp:true", "'a' given twice"},
+      {"match --out " + path("m7c") + " --size 5 --handicap 9 -e a=gtp:true -e b=gtp:true", "handicap 9"},
+      {"match --out " + path("m7d") + " --time 10/x -e a=gtp:true -e b=gtp:true", "--time"},
+  };
+  for (const auto& [command, message] : cases) {
+    const CliResult r = hane(command, "quit\n");
+    EXPECT_EQ(r.code, 2) << command << ": " << r.err;
+    EXPECT_THAT(r.err, HasSubstr(message)) << command;
+  }
+}
+
+// Item 9: a --policy-set key no policy in use reads is refused, naming it and the policies.
+TEST_F(CliUsageTest, UnusedPolicySettingsAreRefused) {
+  const CliResult bare = hane("gtp --prior none --policy-set capture=0.5", "quit\n");
+  EXPECT_EQ(bare.code, 2);
+  EXPECT_THAT(bare.err, HasSubstr("capture=0.5: no playout policy in use reads capture (policies in use: rules"));
+  const CliResult other = hane("gtp --prior none --policy rules --policy-set softmax.temperature=2", "quit\n");
+  EXPECT_EQ(other.code, 2);
+  EXPECT_THAT(other.err, HasSubstr("softmax.temperature"));
+  const CliResult bench = hane("bench --seconds 0.01 --policy uniform --policy-set rules.capture=0.5");
+  EXPECT_EQ(bench.code, 2);
+  EXPECT_THAT(bench.err, HasSubstr("policies in use: uniform"));
+  // A key the policy reads is fine.
+  EXPECT_EQ(hane("gtp --prior none --policy-set rules.capture=0.5", "quit\n").code, 0);
+}
+
+// Item 7, Ctrl-C while the engines start; item 8, a double Ctrl-C to the whole process group.
+TEST_F(CliUsageTest, MatchCtrlCWhileStartingAndTwiceQuickly) {
+  const pid_t starting = spawn({"match", "--no-plots", "--out", path("c1"), "-e", "a=gtp:sleep 30", "-e", "b=gtp:sleep 30"},
+                               path("c1.out"), path("c1.err"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  ::kill(-starting, SIGINT);
+  EXPECT_EQ(exit_code(starting), 130) << read(path("c1.err"));
+
+  const std::string out = path("c2");
+  const pid_t child = spawn({"match", "--no-plots", "--size", "5", "--games", "200", "--parallel", "1", "--out", out,
+                             "-e", "a=hane:" + kEngine, "-e", "b=hane:" + kEngine + " --policy uniform"},
+                            path("c2.out"), path("c2.err"));
+  ASSERT_TRUE(wait_for([&] { return !read(out + "/results.jsonl").empty(); }, 60)) << read(path("c2.err"));
+  ::kill(-child, SIGINT);
+  ::kill(-child, SIGINT);
+  EXPECT_EQ(exit_code(child), 130) << read(path("c2.err"));
+  EXPECT_THAT(read(path("c2.out")), HasSubstr("interrupted:"));
+  EXPECT_TRUE(fs::exists(out + "/report.txt"));
+  // The engines died of the same Ctrl-C: no game is recorded as their fault.
+  EXPECT_THAT(read(out + "/results.jsonl"), Not(HasSubstr("\"forfeit\"")));
+}
+
+// Item 10: the help shows model paths that work as typed.
+TEST_F(CliUsageTest, HelpShowsRealModelPaths) {
+  for (const std::string command : {"gtp", "play"}) {
+    const CliResult r = hane(command + " --help");
+    EXPECT_THAT(r.out, Not(HasSubstr("PATTERNS/"))) << command;
+    EXPECT_THAT(r.out, HasSubstr("kgs-softmax-rollout.model")) << command;
+    EXPECT_THAT(r.out, Not(HasSubstr("{false}"))) << command;  // --no-reuse-tree
+    EXPECT_THAT(r.out, HasSubstr("guesser:MODEL")) << command;  // the registry's list
+  }
+}
+
+// Item 11: a corpus of another board size says which sizes it holds.
+TEST_F(CliUsageTest, TrainingOnAnotherSizeSuggestsSize) {
+  const CliResult r = hane("train diamond " + path("games9") + " --quiet --out " + path("x.model"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.err, HasSubstr("the games are on 9x9 (30)"));
+  EXPECT_THAT(r.err, HasSubstr("try --size 9, or --size 0"));
+}
+
+// Item 12: ranges said plainly.
+TEST_F(CliUsageTest, RangeErrorsSayTheRange) {
+  for (const std::string& bad : {std::string("gtp --playouts 0"), std::string("gtp --time-per-move 0"),
+                                std::string("bench --seconds 0"), "dataset stats " + path("games9") + " --max-games -5"}) {
+    const CliResult r = hane(bad, "quit\n");
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_THAT(r.err, Not(HasSubstr("1797"))) << bad << ": " << r.err;
+    EXPECT_THAT(r.err, HasSubstr("must be")) << bad << ": " << r.err;
+  }
+}
+
+// The small items.
+TEST_F(CliUsageTest, SmallThings) {
+  // Unknown short options are refused, with a guess.
+  const CliResult m = hane("train diamond " + path("games9") + " --size 9 -m x --out " + path("y.model"));
+  EXPECT_EQ(m.code, 2);
+  EXPECT_THAT(m.err, HasSubstr("unknown option -m for 'hane train diamond'"));
+  const CliResult q = hane("eval " + path("games9") + " -q -m uniform");
+  EXPECT_EQ(q.code, 2);
+  EXPECT_THAT(q.err, HasSubstr("did you mean --quiet?"));
+  // `hane` alone lists the commands.
+  const CliResult alone = hane("");
+  EXPECT_EQ(alone.code, 2);
+  EXPECT_THAT(alone.err, HasSubstr("match"));
+  EXPECT_THAT(alone.err, HasSubstr("dataset"));
+  // bench says the time it was given; a missing --search-prior fails before measuring.
+  EXPECT_THAT(hane("bench --policy uniform --seconds 0.05").out, HasSubstr("0.05 s each"));
+  const CliResult prior = hane("bench --policy uniform --seconds 0.01 --search --search-prior " + path("no.model"));
+  EXPECT_EQ(prior.code, 2);
+  EXPECT_EQ(prior.out, "");
+  // Komi must be a number.
+  EXPECT_EQ(hane("gtp --komi nan", "quit\n").code, 2);
+  // Duplicate labels.
+  const CliResult labels = hane("eval " + path("games9") + " --size 9 --split all -m uniform -m uniform --label u --label u");
+  EXPECT_EQ(labels.code, 2);
+  EXPECT_THAT(labels.err, HasSubstr("--label u given twice"));
+  // train softmax's --split says it takes only train.
+  EXPECT_THAT(hane("train softmax --help").out, HasSubstr("train only"));
+}
+
+}  // namespace
+}  // namespace hane

@@ -1,0 +1,358 @@
+// hane analyze: review finished games with the engine (lib/analyze), writing for each game a
+// copy with the win rates Sabaki reads, a JSON file, a win-rate graph and the final ownership
+// map, and a summary over the games. Games are shared by --parallel workers and by MPI ranks;
+// a finished game is never analysed again by a rerun with the same settings.
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+#include "analyze/analyze.h"
+#include "analyze/report.h"
+#include "cluster/cluster.h"
+#include "gtp/search_player.h"
+#include "tools/cli.h"
+#include "tools/commands.h"
+#include "tools/corpus_options.h"
+#include "tools/engine_options.h"
+#include "tools/version.h"
+#include "util/hash.h"
+#include "util/interrupt.h"
+#include "util/parallel.h"
+#include "util/progress.h"
+
+namespace hane::tools {
+namespace fs = std::filesystem;
+namespace {
+
+struct AnalyzeFlags {
+  CorpusFlags corpus;
+  AnalyzeOptions analyze;
+  std::string out = "analysis";
+  int parallel = 1;
+  bool no_plots = false;
+  bool default_policy = true, default_prior = true, default_guesser = true;
+};
+
+// A file name for each game: the file's (or archive entry's) stem, "-N" for the N-th game of a
+// file of several, "-2", "-3"... when two inputs share a name. Only [A-Za-z0-9._-] are kept.
+std::vector<std::string> game_stems(const std::vector<CorpusGame>& games) {
+  std::vector<std::string> stems;
+  std::set<std::string> used;
+  for (const CorpusGame& g : games) {
+    std::string base = fs::path(g.entry.empty() ? g.source : g.entry).stem().string();
+    for (char& c : base) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+    }
+    if (base.empty() || base == "summary") base = "game" + base;
+    if (g.tree > 0) base += "-" + std::to_string(g.tree + 1);
+    std::string stem = base;
+    for (int k = 2; used.count(stem); ++k) stem = base + "-" + std::to_string(k);
+    used.insert(stem);
+    stems.push_back(stem);
+  }
+  return stems;
+}
+
+nlohmann::json settings_json(const AnalyzeOptions& o) {
+  nlohmann::json s;
+  s["visits"] = o.visits;
+  s["mistake"] = o.mistake;
+  s["policy"] = o.search.policy;
+  s["prior"] = o.search.prior;
+  s["guesser"] = o.guesser;
+  s["seed"] = o.search.seed;
+  s["end_playouts"] = o.end_playouts;
+  return s;
+}
+
+// The game's JSON from an earlier run with the same settings, or null.
+nlohmann::json finished(const std::string& path, const nlohmann::json& settings, uint64_t hash) {
+  std::ifstream in(path);
+  if (!in) return nullptr;
+  try {
+    nlohmann::json j = nlohmann::json::parse(in);
+    if (j.value("settings", nlohmann::json()) == settings && j.value("game_hash", std::string()) == std::to_string(hash)) {
+      return j;
+    }
+  } catch (const std::exception&) {
+  }
+  return nullptr;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << text;
+    f.close();
+    if (!f) throw std::runtime_error("cannot write " + tmp);
+  }
+  fs::rename(tmp, path);
+}
+
+std::string share(double x) {
+  char t[32];
+  std::snprintf(t, sizeof t, "%.1f%%", 100 * x);
+  return t;
+}
+
+std::string share(const nlohmann::json& x) { return x.is_null() ? "-" : share(x.get<double>()); }
+
+void print_rejections(const CorpusStats& s) {
+  if (!cluster::is_root()) return;
+  for (const auto& [reason, r] : s.rejected) {
+    std::fprintf(stderr, "hane: skipped %s game(s): %s\n", with_thousands(r.count).c_str(), reason.c_str());
+    for (const std::string& e : r.examples) std::fprintf(stderr, "      %s\n", e.c_str());
+  }
+}
+
+std::unique_ptr<Analyzer> make_analyzer(AnalyzeFlags& f, bool warn) {
+  auto a = Analyzer::create(f.analyze);
+  if (a.ok()) return std::move(*a);
+  // The shipped models may be missing: go on without what fails, but never silently replace
+  // what was asked for.
+  AnalyzeOptions o = f.analyze;
+  if (f.default_guesser) o.guesser = "none";
+  if (f.default_prior) o.search.prior = "none";
+  if (f.default_policy) o.search.policy = "rules";
+  auto fallback = Analyzer::create(o);
+  if (!fallback.ok()) throw std::runtime_error(std::string(a.status().message()));
+  if (warn && cluster::is_root()) {
+    std::fprintf(stderr, "hane: warning: %s; analysing with policy %s, prior %s, guesser %s\n",
+                 std::string(a.status().message()).c_str(), o.search.policy.c_str(), o.search.prior.c_str(),
+                 o.guesser.c_str());
+  }
+  f.analyze = o;
+  return std::move(*fallback);
+}
+
+// What one game's analysis leaves, as the text of its files (so that rank 0 writes them).
+nlohmann::json game_files(const CorpusGame& g, const GameAnalysis& a, const AnalyzeFlags& f, const std::string& stem) {
+  nlohmann::json j = analysis_json(g.record, a, settings_json(f.analyze));
+  j["game_hash"] = std::to_string(g.hash);
+  j["source"] = g.source;
+  j["entry"] = g.entry;
+  j["tree"] = g.tree;
+  j["stem"] = stem;
+  nlohmann::json files;
+  files["stem"] = stem;
+  files["sgf"] = annotated_sgf(g.record, a, f.analyze.mistake);
+  files["svg"] = ownership_svg(g.record, a);
+  files["json"] = j;
+  return files;
+}
+
+void run_analyze(AnalyzeFlags& f) {
+  const CorpusOptions corpus_options = f.corpus.options();
+  if (f.parallel == 0) f.parallel = thread_count(0);
+  // The models, checked before reading the games.
+  (void)make_analyzer(f, true);
+  CorpusStats stats;
+  const std::vector<CorpusGame> games = load_corpus(f.corpus.paths, corpus_options, &stats);
+  print_corpus_summary(stats);
+  print_rejections(stats);
+  if (games.empty()) throw std::runtime_error("no games to analyse" + std::string(stats.rejected.empty() ? "" : " (see the rejections above)"));
+  if (cluster::is_root()) fs::create_directories(f.out);
+  const std::vector<std::string> stems = game_stems(games);
+  const nlohmann::json settings = settings_json(f.analyze);
+
+  // Rank 0 knows what is finished (only it needs the folder) and tells the others.
+  std::map<std::string, nlohmann::json> done;  // stem -> game JSON (rank 0)
+  std::string pending(games.size(), '1');
+  if (cluster::is_root()) {
+    for (size_t i = 0; i < games.size(); ++i) {
+      nlohmann::json j = finished(f.out + "/" + stems[i] + ".json", settings, games[i].hash);
+      if (j.is_null()) continue;
+      pending[i] = '0';
+      done[stems[i]] = std::move(j);
+    }
+    if (!done.empty() && !f.corpus.quiet) {
+      std::fprintf(stderr, "analyze: %zu of %zu games already analysed in %s with these settings\n", done.size(),
+                   games.size(), f.out.c_str());
+    }
+  }
+  cluster::broadcast(pending);
+  std::vector<size_t> mine;  // this rank's games left, in input order
+  int64_t positions = 0;
+  for (size_t i = 0; i < games.size(); ++i) {
+    if (pending[i] != '1') continue;
+    if (static_cast<int>(splitmix64(games[i].hash) % static_cast<uint64_t>(cluster::size())) != cluster::rank()) continue;
+    mine.push_back(i);
+    positions += static_cast<int64_t>(games[i].record.num_moves()) + 1;
+  }
+
+  const int workers = std::max(1, std::min<int>(f.parallel, static_cast<int>(std::max<size_t>(1, mine.size()))));
+  std::vector<std::unique_ptr<Analyzer>> analyzers;
+  for (int w = 0; w < workers; ++w) analyzers.push_back(make_analyzer(f, false));
+  InterruptScope scope("stopping; every finished game is kept (rerun to resume)");
+  Progress progress("analysing", "positions", positions);
+  std::atomic<int64_t> positions_done{0};
+  std::string plot_problem;
+  int64_t failed = 0;
+  const size_t round = static_cast<size_t>(2 * workers);
+  for (size_t start = 0;; start += round) {
+    const bool more = start < mine.size();
+    if (!cluster::any(more)) break;
+    const size_t end = std::min(mine.size(), start + round);
+    std::vector<std::string> results(more ? end - start : 0);
+    if (more) {
+      parallel_for(
+          end - start, workers,
+          [&](int w, size_t k) {
+            const size_t i = mine[start + k];
+            int64_t counted = 0;
+            auto r = analyzers[static_cast<size_t>(w)]->analyze(
+                games[i].record,
+                [&](int n) {
+                  positions_done += n - counted;
+                  counted = n;
+                },
+                [] { return interrupted(); });
+            nlohmann::json out;
+            if (r.ok()) {
+              out = game_files(games[i], *r, f, stems[i]);
+            } else if (!absl::IsCancelled(r.status())) {
+              out["stem"] = stems[i];
+              out["error"] = games[i].source + (games[i].entry.empty() ? "" : ":" + games[i].entry) + ": " +
+                             std::string(r.status().message());
+            }
+            if (!out.is_null()) results[k] = out.dump();
+          },
+          [&](int64_t) { progress.update(positions_done.load()); });
+    }
+    // Rank 0 writes every rank's games of the round; the JSON last, as the mark of a finished game.
+    std::string batch;
+    for (const std::string& r : results) {
+      if (!r.empty()) batch += r + '\n';
+    }
+    const std::vector<std::string> all = cluster::size() > 1 ? cluster::gather(batch) : std::vector<std::string>{batch};
+    if (cluster::is_root()) {
+      for (const std::string& part : all) {
+        std::istringstream lines(part);
+        for (std::string line; std::getline(lines, line);) {
+          const nlohmann::json files = nlohmann::json::parse(line);
+          const std::string stem = files["stem"].get<std::string>();
+          if (files.contains("error")) {
+            std::fprintf(stderr, "hane: %s: skipped\n", files["error"].get<std::string>().c_str());
+            ++failed;
+            continue;
+          }
+          const std::string base = f.out + "/" + stem;
+          write_file(base + ".sgf", files["sgf"].get<std::string>());
+          write_file(base + "-ownership.svg", files["svg"].get<std::string>());
+          if (!f.no_plots) {
+            const std::string problem = write_winrate_plot(files["json"], f.out, stem);
+            if (!problem.empty() && plot_problem.empty()) plot_problem = problem;
+          }
+          write_file(base + ".json", files["json"].dump(1) + "\n");
+          done[stem] = files["json"];
+        }
+      }
+    }
+    if (cluster::any(interrupted())) break;
+  }
+  progress.finish();
+  if (!cluster::is_root()) return;
+  if (!plot_problem.empty() && !f.corpus.quiet) std::fprintf(stderr, "analyze: win-rate graphs not drawn: %s\n", plot_problem.c_str());
+
+  // The summary over every finished game, in input order.
+  nlohmann::json summary;
+  summary["settings"] = settings;
+  summary["version"] = std::string(kVersion) + " (" + kCommit + ")";
+  summary["games"] = nlohmann::json::array();
+  std::printf("%-28s %5s %-16s %-16s %8s %8s %9s %9s\n", "game", "moves", "black", "white", "mistk B", "mistk W",
+              "top-1 B", "top-1 W");
+  for (size_t i = 0; i < games.size(); ++i) {
+    const auto it = done.find(stems[i]);
+    if (it == done.end()) continue;
+    const nlohmann::json& j = it->second;
+    nlohmann::json g;
+    g["stem"] = stems[i];
+    g["source"] = j["source"];
+    g["entry"] = j["entry"];
+    g["black"] = j["black"];
+    g["white"] = j["white"];
+    g["result"] = j["result"];
+    g["moves"] = j["moves"].size();
+    g["final_score"] = j["final"]["score"];
+    g["players"] = j["players"];
+    summary["games"].push_back(g);
+    std::printf("%-28s %5zu %-16s %-16s %8lld %8lld %9s %9s\n", stems[i].c_str(), j["moves"].size(),
+                j["black"].get<std::string>().substr(0, 16).c_str(), j["white"].get<std::string>().substr(0, 16).c_str(),
+                static_cast<long long>(j["players"]["B"]["mistakes"].get<int64_t>()),
+                static_cast<long long>(j["players"]["W"]["mistakes"].get<int64_t>()),
+                share(j["players"]["B"]["guesser_top1"]).c_str(), share(j["players"]["W"]["guesser_top1"]).c_str());
+  }
+  std::map<std::string, nlohmann::json> kept;
+  for (const auto& [stem, j] : done) kept[stem] = j;
+  summary["players"] = players_summary(kept);
+  summary["games_analysed"] = done.size();
+  summary["games_failed"] = failed;
+  summary["games_left"] = games.size() - done.size() - static_cast<size_t>(failed);
+  std::printf("\n%-32s %6s %6s %9s %11s %10s\n", "player", "games", "moves", "mistakes", "per 100 mv", "top-1");
+  for (const auto& [player, p] : summary["players"].items()) {
+    std::printf("%-32s %6lld %6lld %9lld %11.1f %10s\n", player.substr(0, 32).c_str(),
+                static_cast<long long>(p["games"].get<int64_t>()), static_cast<long long>(p["moves"].get<int64_t>()),
+                static_cast<long long>(p["mistakes"].get<int64_t>()), p["mistakes_per_100_moves"].get<double>(),
+                share(p["guesser_top1"]).c_str());
+  }
+  write_file(f.out + "/summary.json", summary.dump(2) + "\n");
+  if (!f.corpus.quiet) {
+    std::fprintf(stderr, "analyze: %zu game(s) in %s (SGF, JSON, -winrate.svg, -ownership.svg; summary.json)\n",
+                 done.size(), f.out.c_str());
+  }
+  if (failed > 0 && !interrupted()) throw std::runtime_error(std::to_string(failed) + " game(s) could not be analysed (named above)");
+}
+
+}  // namespace
+
+void add_analyze_command(CLI::App& app) {
+  auto flags = std::make_shared<AnalyzeFlags>();
+  AnalyzeFlags& f = *flags;
+  const gtp::EngineOptions engine = gtp::default_engine_options(patterns_dir());
+  f.analyze.search = engine.search;
+  f.analyze.search.threads = 1;
+  f.analyze.guesser = patterns_dir() + "/kgs-tree.model";
+  f.corpus.board_size = 0;
+  CLI::App* cmd = app.add_subcommand(
+      "analyze",
+      "Review games with the engine: win rates before and after every move, best move and its variation, the "
+      "guesser's rank of the played move, mistakes; an annotated SGF (Sabaki's SBKV), JSON, win-rate graph and "
+      "ownership map per game, and a summary.");
+  add_corpus_flags(cmd, f.corpus, "all");
+  cmd->add_option("--visits", f.analyze.visits, "Root visits per position, those of the reused tree included")
+      ->check(CLI::Range(int64_t{1}, int64_t{100000000}))
+      ->capture_default_str();
+  cmd->add_option("--mistake", f.analyze.mistake, "A move is a mistake when the mover's win rate drops by more than this (0..1)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--out,-o", f.out, "Output folder (made if needed; a rerun resumes it)")->capture_default_str();
+  cmd->add_option("--parallel,-p", f.parallel, "Games analysed at once, one search thread each; 0: one per core")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
+  cmd->add_option_function<std::string>(
+         "--guesser", [&f](const std::string& v) { f.analyze.guesser = v, f.default_guesser = false; },
+         "Guesser model that ranks each played move, or none (default PATTERNS/kgs-tree.model)");
+  cmd->add_option_function<std::string>(
+         "--policy", [&f](const std::string& v) { f.analyze.search.policy = v, f.default_policy = false; },
+         "Playout policy: uniform, rules, softmax:MODEL, guesser:MODEL (default rules)");
+  cmd->add_option_function<std::string>(
+         "--prior", [&f](const std::string& v) { f.analyze.search.prior = v, f.default_prior = false; },
+         "Guesser model for the priors of new tree nodes, or none (default PATTERNS/kgs-tree.model)");
+  cmd->add_option("--seed", f.analyze.search.seed, "Seed of the search's random numbers")->capture_default_str();
+  cmd->add_option("--end-playouts", f.analyze.end_playouts, "Playouts behind the final ownership, dead stones and score")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_flag("--no-plots", f.no_plots, "Draw no win-rate graphs with gnuplot");
+  cmd->callback([flags] { run_analyze(*flags); });
+}
+
+}  // namespace hane::tools

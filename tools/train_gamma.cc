@@ -1,0 +1,138 @@
+// hane train gamma: learn the gamma guesser and playout policy (train/gamma_train.h).
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include "train/gamma_train.h"
+#include "tools/cli.h"
+#include "tools/commands.h"
+#include "tools/corpus_options.h"
+#include "util/interrupt.h"
+#include "util/progress.h"
+
+namespace hane::tools {
+namespace {
+
+struct GammaFlags {
+  CorpusFlags corpus;
+  std::string out;
+  std::string init;
+  std::string json_path;
+  bool balance = false;
+  int64_t balance_positions = 200;
+  GammaTrainOptions train;
+  GammaBalanceOptions balancing;
+};
+
+void train(GammaFlags& f) {
+  const auto start = std::chrono::steady_clock::now();
+  CorpusOptions co = f.corpus.options();
+  if (co.split != Split::kTrain) throw UsageError("hane train gamma trains on --split train (and validates on the validation split)");
+  if (!f.init.empty() && !f.balance) throw UsageError("--init MODEL only makes sense with --balance");
+  co.split = Split::kAll;
+  CorpusStats stats;
+  std::vector<CorpusGame> all = load_corpus(f.corpus.paths, co, &stats);
+  print_corpus_summary(stats);
+  note_training_board_sizes(stats.kept_board_sizes);
+  std::vector<CorpusGame> train_games, validation_games;
+  for (CorpusGame& g : all) {
+    if (g.split == Split::kTrain) train_games.push_back(std::move(g));
+    if (g.split == Split::kValidation) validation_games.push_back(std::move(g));
+  }
+  all.clear();
+  if (train_games.empty()) throw std::runtime_error("no training games (see the rejections above)");
+  const bool progress = !f.corpus.quiet;
+  GammaModel model;
+  nlohmann::json report;
+  {
+    InterruptScope scope("stopping after this step, keeping the best model so far");
+    if (f.init.empty()) {
+      GammaTrainOptions o = f.train;
+      o.progress = progress;
+      model = train_gamma(train_games, validation_games, o);
+    } else {
+      absl::StatusOr<ModelFile> file = read_model_file(f.init);
+      if (!file.ok()) throw std::runtime_error(std::string(file.status().message()));
+      absl::StatusOr<GammaModel> m = gamma_model_from_file(*file, f.init);
+      if (!m.ok()) throw std::runtime_error(std::string(m.status().message()));
+      model = std::move(*m);
+      model.training["init"] = f.init;
+    }
+    if (f.balance && !interrupted()) {
+      const std::vector<BalancePosition> positions = balance_positions(train_games, f.balance_positions, f.balancing.seed);
+      if (positions.empty()) throw std::runtime_error("no positions to balance on (no training game with a B+ or W+ result)");
+      GammaBalanceOptions o = f.balancing;
+      o.gradient_playouts = o.value_playouts;
+      o.progress = progress;
+      model = balance_gamma(model, positions, o);
+    }
+  }
+  model.training["inputs"] = f.corpus.paths;
+  model.training["corpus"] = corpus_stats_json(stats);
+  if (absl::Status s = save_gamma_model(model, f.out); !s.ok()) throw std::runtime_error(std::string(s.message()));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const nlohmann::json& t = model.training;
+  std::printf("trained a gamma model (%d patterns) on %s games in %.1f s\n", model.num_patterns(),
+              with_thousands(static_cast<int64_t>(train_games.size())).c_str(), seconds);
+  if (t.contains("sweeps")) {
+    std::printf("%5s %13s %9s %10s %7s\n", "sweep", "train loglik", "val top1", "val loglik", "s");
+    for (const auto& e : t["sweeps"]) {
+      std::printf("%5d %13.4f %8.2f%% %10.4f %7.0f%s\n", e["sweep"].get<int>(), e["train_log_likelihood"].get<double>(),
+                  100 * e["validation_top1"].get<double>(), e["validation_log_likelihood"].get<double>(),
+                  e["seconds"].get<double>(), e["sweep"] == t["best_sweep"] ? "  <- kept" : "");
+    }
+  }
+  if (t.contains("balance")) {
+    for (const auto& p : t["balance"]["passes"]) {
+      std::printf("balancing pass %d: %lld positions, mean squared error of the playout value %.4f\n", p["pass"].get<int>(),
+                  static_cast<long long>(p["positions"].get<int64_t>()), p["mean_squared_error"].get<double>());
+    }
+  }
+  std::printf("wrote %s\n", f.out.c_str());
+  if (!f.json_path.empty()) {
+    report = t;
+    report["model"] = f.out;
+    report["total_seconds"] = seconds;
+    write_json(f.json_path, report);
+  }
+}
+
+}  // namespace
+
+void add_train_gamma_command(CLI::App* train_app) {
+  auto flags = std::make_shared<GammaFlags>();
+  CLI::App* cmd = train_app->add_subcommand(
+      "gamma", "Bradley-Terry gammas of 3x3 patterns and tactical flags (the cheap learned playout policy): "
+               "minorisation-maximisation on the train split, best sweep on the validation split; then, with "
+               "--balance, simulation balancing on the policy's own playouts.");
+  add_corpus_flags(cmd, flags->corpus, "train");
+  GammaTrainOptions& o = flags->train;
+  GammaBalanceOptions& b = flags->balancing;
+  cmd->add_option("--out,-o", flags->out, "Model file to write")->required();
+  cmd->add_option("--positions", o.max_positions, "Training positions to sample")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--validation-positions", o.validation_positions, "Validation positions to sample")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--min-count", o.min_count, "3x3 patterns seen fewer times among the training candidates share one gamma")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--sweeps", o.sweeps, "Most minorisation-maximisation sweeps")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--prior", o.prior, "Virtual wins and losses of each feature against a gamma-1 opponent")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--seed", o.seed, "Seed for sampling positions")->capture_default_str();
+  cmd->add_flag("--balance", flags->balance, "Then simulation balancing on positions of the train games");
+  cmd->add_option("--init", flags->init, "With --balance: start from this gamma model instead of training one");
+  cmd->add_option("--balance-positions", flags->balance_positions, "Positions to balance on (one per game)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--balance-playouts", b.value_playouts, "Playouts per position for the value, and as many for the gradient")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--balance-rate", b.rate, "Step size on ln gamma")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--balance-passes", b.passes, "Passes over the balancing positions")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--json", flags->json_path, "Also write the training report (sweeps, balancing, options) as JSON");
+  cmd->callback([flags] { train(*flags); });
+}
+
+}  // namespace hane::tools
