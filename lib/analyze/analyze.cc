@@ -16,17 +16,6 @@ const RecordRules& rules_of(const GameRecord& record) {
   return record.declared_rules ? *record.declared_rules : fallback;
 }
 
-Position position_of(const Game& game, Color color) {
-  Position p;
-  p.board = &game.board();
-  p.to_move = color;
-  const auto& moves = game.moves();
-  if (!moves.empty()) p.last_move = moves.back().vertex;
-  if (moves.size() >= 2) p.second_last_move = moves[moves.size() - 2].vertex;
-  p.move_number = static_cast<int>(moves.size()) + 1;
-  return p;
-}
-
 // The root's value for Black: the mean result of every simulation through the root's moves
 // (their win rates weighted by visits), as KataGo reports a root. The best move's win rate
 // alone is the largest of noisy estimates, biased towards the player to move at small budgets.

@@ -250,12 +250,10 @@ EndEstimate Search::Impl::estimate_end(const Game& game, int playouts) {
   e.playouts = std::max(1, playouts);
   std::vector<int32_t> sum(nv, 0);
   PlayoutPolicy& policy = *workers_[0]->policy;
-  const std::vector<Move>& moves = game.moves();
-  const Vertex last = moves.empty() ? Vertex::none() : moves.back().vertex;
-  const Vertex second_last = moves.size() < 2 ? Vertex::none() : moves[moves.size() - 2].vertex;
+  const Position at = position_of(game, game.to_move());
   Rng rng = end_rng_;  // the same playouts for the same position
   for (int i = 0; i < e.playouts; ++i) {
-    policy.reset(board, game.to_move(), last, second_last);
+    policy.reset(board, game.to_move(), at.last_move, at.second_last_move);
     run_playout(policy, rng);
     add_ownership(policy.board(), sum);
   }

@@ -151,10 +151,10 @@ void Search::Impl::prepare_root(const Game& game, Color to_play) {
   root_color_ = to_play;
   komi_ = game.rules().komi;
   root_moves_ = game.moves();
-  const size_t k = root_moves_.size();
-  root_last_ = k >= 1 ? root_moves_[k - 1].vertex : Vertex::none();
-  root_second_last_ = k >= 2 ? root_moves_[k - 2].vertex : Vertex::none();
-  root_move_number_ = static_cast<int>(k) + 1;
+  const Position at = position_of(game, to_play);
+  root_last_ = at.last_move;
+  root_second_last_ = at.second_last_move;
+  root_move_number_ = at.move_number;
   auto expand_root = [&] {
     pool_[root_].state.store(Node::kExpanding);
     return expand(*workers_[0], pool_[root_], root_board_, root_color_, root_last_, root_second_last_,
