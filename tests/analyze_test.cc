@@ -142,6 +142,29 @@ TEST(Analyze, MarksTheBlunderAndTheSgfAndJsonAgree) {
   EXPECT_THAT(svg, HasSubstr("</svg>"));
 }
 
+// A game's analysis does not depend on what the analyzer did before (the ranks of `mpirun`
+// and --parallel share games in any order): after another game it is the same as alone.
+TEST(Analyze, AGameIsAnalysedTheSameAfterAnotherGame) {
+  auto record = read_game(blunder_game());
+  auto other = read_game("(;GM[1]FF[4]SZ[9]KM[7.5];B[ee];W[cc];B[gg];W[cg])");
+  ASSERT_TRUE(record.ok() && other.ok());
+  auto alone = Analyzer::create(tiny_options());
+  auto after = Analyzer::create(tiny_options());
+  ASSERT_TRUE(alone.ok() && after.ok());
+  ASSERT_TRUE((*after)->analyze(*other).ok());
+  auto a = (*alone)->analyze(*record);
+  auto b = (*after)->analyze(*record);
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_EQ(a->moves.size(), b->moves.size());
+  EXPECT_EQ(a->black_start, b->black_start);
+  for (size_t i = 0; i < a->moves.size(); ++i) {
+    EXPECT_EQ(a->moves[i].black_after, b->moves[i].black_after) << "move " << i + 1;
+    EXPECT_EQ(a->moves[i].best, b->moves[i].best) << "move " << i + 1;
+    EXPECT_EQ(a->moves[i].visits, b->moves[i].visits) << "move " << i + 1;
+  }
+  EXPECT_EQ(a->final_position.estimate.ownership, b->final_position.estimate.ownership);
+}
+
 TEST(Analyze, RecordsThatDoNotReplayAreErrorsNamingTheMove) {
   auto record = read_game("(;GM[1]SZ[9];B[aa];W[aa])");
   ASSERT_TRUE(record.ok());

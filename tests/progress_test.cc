@@ -14,12 +14,14 @@ TEST(ProgressText, ThousandsSeparators) {
   EXPECT_EQ(with_thousands(-4321), "-4,321");
 }
 
-TEST(ProgressText, SlowRatesArePerMinute) {
+TEST(ProgressText, RatesAreAlwaysPerSecondWithTheirDigits) {
   EXPECT_EQ(rate_text(2436.6, "games"), "2,437 games/s");
   EXPECT_EQ(rate_text(1.0, "games"), "1 games/s");
+  EXPECT_EQ(rate_text(123.4, "games"), "123 games/s");
+  EXPECT_EQ(rate_text(24.36, "games"), "24.4 games/s");
   EXPECT_EQ(rate_text(0.0, "games"), "0 games/s");  // nothing done yet
-  EXPECT_EQ(rate_text(0.5, "games"), "30.0 games/min");
-  EXPECT_EQ(rate_text(1.0 / 24, "games"), "2.5 games/min");  // a 9x9 match on two cores
+  EXPECT_EQ(rate_text(0.5, "games"), "0.5 games/s");
+  EXPECT_EQ(rate_text(1.0 / 24, "games"), "0.0417 games/s");  // a 9x9 match on two cores
 }
 
 }  // namespace

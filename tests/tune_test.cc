@@ -73,6 +73,26 @@ TEST(Tune, ConvergesToTheFakeEnginesOptimum) {
   fs::remove_all(dir);
 }
 
+// A folder of someone else's files (no tune.json) is refused before any game, and every file in
+// it is kept: the tuning's SGFs (sgf/000000.sgf, ...) would overwrite them.
+TEST(Tune, RefusesAFolderOfOtherFilesAndKeepsThem) {
+  const std::string dir = testing::temp_path("tune", "stranger");
+  fs::remove_all(dir);
+  fs::create_directories(dir + "/sgf");
+  std::ofstream(dir + "/sgf/000000.sgf") << "(;GM[1]SZ[19]C[mine])";
+  std::ofstream(dir + "/notes.txt") << "mine";
+  auto out = run_tune(fake_tune(dir, 8), nullptr);
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(out.status().message()), HasSubstr("no tune.json"));
+  std::ifstream f(dir + "/sgf/000000.sgf");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(f), {}), "(;GM[1]SZ[19]C[mine])");
+  EXPECT_TRUE(fs::exists(dir + "/notes.txt"));
+  EXPECT_FALSE(fs::exists(dir + "/tune.json"));
+  EXPECT_FALSE(fs::exists(dir + "/results.jsonl"));
+  fs::remove_all(dir);
+}
+
 TEST(Tune, ResumeAfterKillAndInterruptGivesTheSameTrajectory) {
   const std::string whole = testing::temp_path("tune", "whole");
   const std::string parts = testing::temp_path("tune", "parts");

@@ -113,6 +113,7 @@ absl::StatusOr<GameAnalysis> Analyzer::analyze(const GameRecord& record, const O
   GameAnalysis out;
   out.rules = rules_of(record).name;
   search_->clear();
+  search_->reseed(options_.search.seed);
   bool stopped = false;
   int done = 0;
   std::vector<Vertex> legal;   // scratch for the guesser

@@ -227,6 +227,18 @@ absl::StatusOr<TuneOutcome> run_tune(const TuneOptions& o, const std::atomic<boo
   Loaded loaded;
   auto prepare = [&]() -> absl::Status {
     std::error_code ec;
+    // Only a new folder, one without files, or one holding a tuning run of hane's (tune.json):
+    // the SGFs it writes (sgf/NNNNNN.sgf) would overwrite a stranger's files.
+    if (!fs::exists(o.out_dir + "/tune.json", ec)) {
+      for (fs::recursive_directory_iterator it(o.out_dir, ec), end; !ec && it != end; it.increment(ec)) {
+        if (!it->is_directory(ec)) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              o.out_dir, " holds files but no tuning run of hane's (no tune.json), e.g. ", it->path().string(),
+              ": a tuning run writes into a new or empty folder, or resumes its own; use another --out folder"));
+        }
+      }
+      ec.clear();
+    }
     for (const char* sub : {"", "/sgf", "/stderr"}) {
       fs::create_directories(o.out_dir + sub, ec);
       if (ec) return absl::InternalError(absl::StrCat("cannot create ", o.out_dir, sub, ": ", ec.message()));

@@ -33,10 +33,16 @@ Search::Impl::Impl(const SearchOptions& options, std::unique_ptr<PlayoutPolicy> 
     auto w = std::make_unique<Worker>();
     w->policy = t == 0 ? std::move(policy) : workers_[0]->policy->clone();
     if (guesser) w->guesser = t == 0 ? std::move(guesser) : workers_[0]->guesser->clone();
-    w->rng.reseed(options.seed ^ (0xA24BAED4963EE407ull * static_cast<uint64_t>(t + 1)));
     workers_.push_back(std::move(w));
   }
-  end_rng_.reseed(options.seed ^ 0x5851F42D4C957F2Dull);
+  reseed(options.seed);
+}
+
+void Search::Impl::reseed(uint64_t seed) {
+  for (size_t t = 0; t < workers_.size(); ++t) {
+    workers_[t]->rng.reseed(seed ^ (0xA24BAED4963EE407ull * static_cast<uint64_t>(t + 1)));
+  }
+  end_rng_.reseed(seed ^ 0x5851F42D4C957F2Dull);
 }
 
 std::vector<float> Search::Impl::ownership() const {
@@ -92,6 +98,7 @@ SearchResult Search::search(const Game& game, Color to_play, const SearchLimits&
 std::vector<float> Search::ownership() const { return impl_->ownership(); }
 EndEstimate Search::estimate_end(const Game& game, int playouts) { return impl_->estimate_end(game, playouts); }
 void Search::clear() { impl_->clear(); }
+void Search::reseed(uint64_t seed) { impl_->reseed(seed); }
 Guesser* Search::guesser() { return impl_->guesser(); }
 
 SearchLimits Search::limits_for(const Game& game, const TimeControl& clock, bool budget_too) const {

@@ -212,6 +212,11 @@ class Search {
   /// Drops the tree (GTP clear_board, boardsize, komi changes, undo of searched moves).
   void clear();
 
+  /// Restarts the random numbers as a new Search with this seed would have them, so that what
+  /// follows does not depend on what was searched before (hane analyze: a game's analysis is
+  /// the same whichever games the process analysed before it).
+  void reseed(uint64_t seed);
+
  private:
   class Impl;
   explicit Search(std::unique_ptr<Impl> impl);

@@ -73,6 +73,7 @@ class Search::Impl {
   std::vector<float> ownership() const;
   EndEstimate estimate_end(const Game& game, int playouts);
   Guesser* guesser() { return workers_[0]->guesser.get(); }
+  void reseed(uint64_t seed);
   void clear() {
     have_tree_ = false;
     pool_.reset();

@@ -61,10 +61,10 @@ void Progress::finish(const std::string& note) {
 }
 
 std::string rate_text(double per_second, const std::string& unit) {
-  if (per_second >= 1 || !(per_second > 0)) return with_thousands(std::llround(per_second)) + " " + unit + "/s";
+  if (per_second >= 100 || !(per_second > 0)) return with_thousands(std::llround(per_second)) + " " + unit + "/s";
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", per_second * 60);  // slow work, a match's games
-  return std::string(buf) + " " + unit + "/min";
+  std::snprintf(buf, sizeof buf, "%.3g", per_second);  // slow work, a match's games: 0.0417
+  return std::string(buf) + " " + unit + "/s";
 }
 
 void Progress::print(bool final, const std::string& note) {

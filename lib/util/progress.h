@@ -36,8 +36,9 @@ class Progress {
 /// "12,345"
 std::string with_thousands(int64_t n);
 
-/// A rate for a progress line: "1,234 games/s" from 1 per second up (rounded), below that
-/// per minute with one decimal ("2.5 games/min"), so that slow work does not read "0 games/s".
+/// A rate for a progress line, always per second: "1,234 games/s" from 100 per second up
+/// (rounded), below that three significant digits ("2.44 games/s", "0.0417 games/s"), so that
+/// slow work does not read "0 games/s" and every line of a run has the same unit.
 std::string rate_text(double per_second, const std::string& unit);
 
 }  // namespace hane
