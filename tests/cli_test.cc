@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cli_run.h"
 #include "util/interrupt.h"
 
 namespace hane {
@@ -27,11 +28,7 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-struct Result {
-  int code = -1;
-  std::string out;  // stdout
-  std::string err;  // stderr
-};
+using Result = testing::CliResult;
 
 class CliTest : public ::testing::Test {
  protected:
@@ -59,19 +56,7 @@ class CliTest : public ::testing::Test {
 
   // Runs `hane args` (with `input` on stdin, else nothing) and collects its output.
   static Result hane(const std::string& args, const std::string& input = "") {
-    const std::string err_file = (dir_ / "stderr.txt").string();
-    const std::string in_file = (dir_ / "stdin.txt").string();
-    std::ofstream(in_file) << input;
-    const std::string command = std::string(HANE_BINARY) + " " + args + " <" + in_file + " 2>" + err_file;
-    Result r;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    char buffer[4096];
-    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.out.append(buffer, n);
-    const int status = ::pclose(pipe);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ifstream in(err_file);
-    r.err.assign(std::istreambuf_iterator<char>(in), {});
-    return r;
+    return testing::run_hane(args, input, dir_);
   }
   static std::string path(const std::string& name) { return (dir_ / name).string(); }
   static inline fs::path dir_;
