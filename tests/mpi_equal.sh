@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# One process against `mpirun -np 2` (lib/cluster): a match, an evaluation and both trainers
-# must give the same results. Usage: mpi_equal.sh HANE MPIEXEC WORKDIR. The data are made here:
+# One process against `mpirun -np 2` (lib/cluster): a match, an evaluation, both trainers, a
+# tuning run and an analysis must give the same results. Usage: mpi_equal.sh HANE MPIEXEC WORKDIR. The data are made here:
 # a match of 8 games on 7x7 between two hane engines at 50 playouts gives the SGFs that the
 # trainers learn from and the evaluation measures.
 set -euo pipefail
@@ -92,6 +92,22 @@ if [ ! -s eval.pairs ] || ! awk '{ split($1, a, ":"); split($2, b, ":");
 else
   echo "equal: eval ($(wc -l < eval.pairs) figures)"
 fi
+# 4. Tuning: the same SPSA trajectory (each result line's step record) and tuned value.
+tune=(tune -e a=hane:"--prior none --playouts 20" --param rave-equiv=1000:100:3000 --games 8 --pairs 2
+      --size 7 --parallel 1 --seed 2 --quiet --no-plots)
+"$hane" "${tune[@]}" --out one-tune > one-tune.txt
+"${run2[@]}" "$hane" "${tune[@]}" --out two-tune > two-tune.txt
+for d in one-tune two-tune; do grep -o '"tune":{[^}]*}' "$d/results.jsonl" | sort > "$d.steps.txt"; done
+check "tune steps" one-tune.steps.txt two-tune.steps.txt
+check "tuned settings" one-tune.txt two-tune.txt
+
+# 5. Analysis of the match's games: every game's JSON and the summary.
+"$hane" analyze one/sgf --visits 20 --end-playouts 20 --quiet --no-plots --out one-analysis > /dev/null
+"${run2[@]}" "$hane" analyze one/sgf --visits 20 --end-playouts 20 --quiet --no-plots --out two-analysis > /dev/null
+cat one-analysis/*.json > one-analysis.txt
+cat two-analysis/*.json > two-analysis.txt
+check "analyze" one-analysis.txt two-analysis.txt
+
 # The 2-rank runs really were one job of two ranks (not two copies of one process).
 for f in two/report.json two.softmax two.tree two.eval.json; do
   grep -aq '"ranks": *2' "$f" || { echo "NOT 2 RANKS: $f"; fail=1; }
