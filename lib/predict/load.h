@@ -21,7 +21,7 @@ namespace hane {
 using GuesserLoader = absl::StatusOr<std::unique_ptr<Guesser>> (*)(const ModelFile& file, const std::string& path);
 
 struct ModelKind {
-  std::string_view kind;  // the header's "kind": "pattern-table", "softmax", "decision-tree"
+  std::string_view kind;  // the header's "kind" (load.cc lists them: "pattern-table", "decision-tree", ...)
   GuesserLoader load;
 };
 

@@ -3,7 +3,7 @@
 // Layout: the line "hane-model", one line of JSON (the header), then the binary payload.
 // The header holds at least
 //   format          container version (kModelFormat)
-//   kind            "pattern-table", "softmax", "decision-tree"
+//   kind            "pattern-table", "decision-tree", "softmax", "boosted-trees", "gamma" (load.h)
 //   feature_version the version of the features the model was trained with
 //   board_size      the board size it was trained on (the most common one, when known)
 //   board_sizes_seen  {"19": games, ...}: the sizes of the training games, when the trainer
