@@ -537,8 +537,14 @@ absl::StatusOr<TuneOutcome> run_tune(const TuneOptions& o, const std::atomic<boo
   }
   if (!rows.empty()) {
     const BatchRow& last = rows.back();
-    absl::StrAppendFormat(&t, "\nrunning Elo %+.0f [%+.0f, %+.0f] over %d games: %s\n", last.elo, last.elo_lo,
-                          last.elo_hi, last.window_games, elo_meaning(against));
+    if (last.window_games == 0) {
+      // Without --against, a batch counts only once theta has left its start (before that no
+      // side is "ahead").
+      absl::StrAppendFormat(&t, "\nrunning Elo: no game counted yet (%s)\n", elo_meaning(against));
+    } else {
+      absl::StrAppendFormat(&t, "\nrunning Elo %+.0f [%+.0f, %+.0f] over %d games: %s\n", last.elo, last.elo_lo,
+                            last.elo_hi, last.window_games, elo_meaning(against));
+    }
   }
 
   // trajectory.dat and the plots.
