@@ -6,6 +6,7 @@
 #include "go/area.h"
 #include "go/position.h"
 #include "predict/load.h"
+#include "predict/softmax.h"
 #include "sgf/rules.h"
 
 namespace hane {
@@ -165,14 +166,9 @@ absl::StatusOr<GameAnalysis> Analyzer::analyze(const GameRecord& record, const O
         guesser_->score(position_of(game, move.color), legal, scores);
         const float mine = scores[static_cast<size_t>(it - legal.begin())];
         a.guesser_rank = 1 + static_cast<int>(std::count_if(scores.begin(), scores.end(), [&](float s) { return s > mine; }));
-        if (guesser_->gives_probabilities()) {
-          a.guesser_probability = mine;
-        } else {
-          const float top = *std::max_element(scores.begin(), scores.end());
-          double sum = 0;
-          for (const float s : scores) sum += std::exp(s - top);
-          a.guesser_probability = std::exp(mine - top) / sum;
-        }
+        // Scores that are not probabilities are log-scale (predict/guesser.h).
+        if (!guesser_->gives_probabilities()) softmax_in_place(scores);
+        a.guesser_probability = scores[static_cast<size_t>(it - legal.begin())];
       }
     }
     out.moves.push_back(std::move(a));
