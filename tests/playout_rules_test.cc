@@ -19,13 +19,13 @@ using testing::gtp;
 
 RulesOptions all_rules() {
   RulesOptions o;
-  o.capture = o.save = o.pattern = o.self_atari = 1;
+  o.capture = o.save = o.ladder = o.nakade = o.two_liberty = o.pattern = o.self_atari = 1;
   return o;
 }
 
 RulesOptions no_rules() {
   RulesOptions o;
-  o.capture = o.save = o.pattern = o.self_atari = 0;
+  o.capture = o.save = o.ladder = o.nakade = o.two_liberty = o.pattern = o.self_atari = 0;
   return o;
 }
 
@@ -118,6 +118,83 @@ TEST(RulesPolicy, SavesItsChainByCapturingWhenExtendingFails) {
   EXPECT_GT(counts.at("A9"), 50);
   EXPECT_GT(counts.at("D8"), 50);
   EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kSave});
+}
+
+// White D6 has two liberties; Black's D5 ataris it and starts a working ladder towards the
+// lower right (the classic start of tests/features_tactics_test.cc).
+constexpr char kLadderStart[] = R"(
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . X X . . . .
+    . . X O . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)";
+
+TEST(RulesPolicy, DoesNotRunFromAWorkingLadder) {
+  Board b = board_from_ascii(kLadderStart);
+  b.play_legal(gtp(b, "D5"), Color::kBlack);  // the atari; White's run at E6 keeps 2 liberties
+  RulesOptions o = all_rules();
+  o.pattern = 0;
+  o.ladder = 0;
+  std::set<RulesRule> rules;
+  EXPECT_EQ(sampled(o, b, Color::kWhite, gtp(b, "D5"), Vertex::none(), 200, &rules),
+            (std::map<std::string, int>{{"E6", 200}}));
+  EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kSave});
+  // With the ladder check the run is refused: only a random move lands there now and then.
+  o.ladder = 1;
+  rules.clear();
+  const auto counts = sampled(o, b, Color::kWhite, gtp(b, "D5"), Vertex::none(), 200, &rules);
+  EXPECT_LT(counts.count("E6") ? counts.at("E6") : 0, 20);
+  EXPECT_EQ(rules.count(RulesRule::kSave), 0u);
+}
+
+TEST(RulesPolicy, StartsAWorkingLadderOnTheLastMovesChain) {
+  // White D6 (the last move) has two liberties: the atari at D5 works, the one at E6 does not.
+  const Board b = board_from_ascii(kLadderStart);
+  std::set<RulesRule> rules;
+  EXPECT_EQ(sampled(all_rules(), b, Color::kBlack, gtp(b, "D6"), Vertex::none(), 200, &rules),
+            (std::map<std::string, int>{{"D5", 200}}));
+  EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kTwoLiberty});
+  // Without the rule, D5 is only one move among others.
+  RulesOptions o = all_rules();
+  o.two_liberty = 0;
+  EXPECT_GT(sampled(o, b, Color::kBlack, gtp(b, "D6")).size(), 1u);
+}
+
+TEST(RulesPolicy, DefendsATwoLibertyChainCaughtInALadder) {
+  // Black's last move C6 touches White D6, which Black could catch by the atari at D5: White
+  // extends to three liberties or more (D5 gives 4, E6 gives 3).
+  const Board b = board_from_ascii(kLadderStart);
+  std::set<RulesRule> rules;
+  const auto counts = sampled(all_rules(), b, Color::kWhite, gtp(b, "C6"), Vertex::none(), 200, &rules);
+  ASSERT_EQ(counts.size(), 2u);
+  EXPECT_GT(counts.at("D5"), 50);
+  EXPECT_GT(counts.at("E6"), 50);
+  EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kTwoLiberty});
+}
+
+TEST(RulesPolicy, PlaysTheVitalPointOfAKillingEyeSpace) {
+  // White encloses the straight three A1-C1; its vital point is B1, next to White's last move.
+  const Board b = board_from_ascii(R"(
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . X . . .
+    O O O O . . . . .
+    . . . O . . . . .)");
+  std::set<RulesRule> rules;
+  EXPECT_EQ(sampled(all_rules(), b, Color::kBlack, gtp(b, "C2"), Vertex::none(), 200, &rules),
+            (std::map<std::string, int>{{"B1", 200}}));
+  EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kNakade});
+  // Only next to the last move: after F3 (Black's), B1 is one random move among many.
+  const auto after_f3 = sampled(all_rules(), b, Color::kWhite, gtp(b, "F3"), Vertex::none(), 200, &rules);
+  EXPECT_LT(after_f3.count("B1") ? after_f3.at("B1") : 0, 20);
 }
 
 TEST(RulesPolicy, NeverFillsItsOwnEye) {
@@ -363,9 +440,9 @@ TEST(RulesPolicy, ReadsItsSettings) {
   o.settings["rules.capture"] = "1.5";
   EXPECT_NE(std::string(rules_options(o).status().message()).find("rules.capture=1.5"), std::string::npos);
   o.settings["rules.capture"] = "0.5";
-  o.settings["rules.ladder"] = "1";
-  EXPECT_NE(std::string(rules_options(o).status().message()).find("rules.ladder"), std::string::npos);
-  o.settings.erase("rules.ladder");
+  o.settings["rules.ladders"] = "1";
+  EXPECT_NE(std::string(rules_options(o).status().message()).find("rules.ladders"), std::string::npos);
+  o.settings.erase("rules.ladders");
   o.settings["rules.self_atari_stones"] = "0";
   EXPECT_FALSE(rules_options(o).ok());
 

@@ -7,6 +7,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "features/tactics.h"
 #include "playout/uniform.h"
 
 namespace hane {
@@ -197,12 +198,20 @@ bool is_self_atari(const Board& board, Vertex v, Color c, int min_stones) {
   return !e.captures && e.liberties < 2 && e.stones >= min_stones;
 }
 
+// Ladder reads in playouts are bounded tighter than the guessers' (tactics.h LadderLimits): a
+// ladder across a 19x19 board takes about 40 plies; a longer or branchier read counts as an
+// escape.
+constexpr LadderLimits kPlayoutLadder{.max_plies = 40, .max_nodes = 60};
+
 // ---- the policy --------------------------------------------------------------------------------
 
 RulesPolicy::RulesPolicy(const RulesOptions& options)
     : options_(options),
       capture_threshold_(threshold(options.capture)),
       save_threshold_(threshold(options.save)),
+      ladder_threshold_(threshold(options.ladder)),
+      nakade_threshold_(threshold(options.nakade)),
+      two_liberty_threshold_(threshold(options.two_liberty)),
       pattern_threshold_(threshold(options.pattern)),
       self_atari_threshold_(threshold(options.self_atari)),
       patterns_(pattern_table().data()) {}
@@ -268,9 +277,85 @@ Vertex RulesPolicy::save_move(Rng& rng) const {
       }
       s = board_.next_in_chain(s);
     } while (s != nb);
-    // Extend, when that leaves at least 2 liberties.
+    // Extend, when that leaves at least 2 liberties and, with the ladder check, the chain is
+    // not then caught in a ladder.
     const Vertex lib = board_.first_liberty(nb);
-    if (acceptable(lib) && effect_of(board_, lib, me).liberties >= 2) push(lib);
+    if (!acceptable(lib) || effect_of(board_, lib, me).liberties < 2) continue;
+    if (ladder_threshold_ != 0 && liberties_after(board_, lib, me, 3) < 3 && fires(ladder_threshold_, rng) &&
+        !ladder_escape(board_, lib, me, kPlayoutLadder)) {
+      continue;
+    }
+    push(lib);
+  }
+  if (n == 0) return Vertex::none();
+  return n == 1 ? moves[0] : moves[rng.below(static_cast<uint32_t>(n))];
+}
+
+Vertex RulesPolicy::nakade_move(Rng& rng) const {
+  if (!last_.is_point()) return Vertex::none();
+  const int i = last_.index(), s = board_.stride();
+  const int offsets[8] = {-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1};
+  std::array<Vertex, 8> moves;
+  int n = 0;
+  for (const int offset : offsets) {
+    const Vertex v(i + offset);
+    int size = 0;
+    Color owner = Color::kEmpty;
+    if (!board_.is_empty(v) || !nakade_vital(board_, v, &size, &owner)) continue;
+    if (std::find(moves.begin(), moves.begin() + n, v) == moves.begin() + n && acceptable(v)) moves[n++] = v;
+  }
+  if (n == 0) return Vertex::none();
+  return n == 1 ? moves[0] : moves[rng.below(static_cast<uint32_t>(n))];
+}
+
+Vertex RulesPolicy::two_liberty_move(Rng& rng) const {
+  if (!last_.is_point() || board_.color(last_) == Color::kEmpty) return Vertex::none();
+  const Color me = to_move_, opp = opponent(me);
+  std::array<Vertex, 16> moves;
+  int n = 0;
+  auto push = [&](Vertex m) {
+    if (n < static_cast<int>(moves.size()) && std::find(moves.begin(), moves.begin() + n, m) == moves.begin() + n) {
+      moves[n++] = m;
+    }
+  };
+  // Attack: the last move's chain, with 2 liberties, caught by an atari that starts a ladder.
+  if (board_.color(last_) == opp && board_.liberties(last_) == 2) {
+    std::array<Vertex, 2> libs;
+    board_.liberties_of(last_, libs);
+    for (int k = 0; k < 2; ++k) {
+      const Vertex v = libs[k], run = libs[1 - k];
+      // Read only when running at the other liberty keeps at most 2 (v then taken): otherwise
+      // the atari fails at once.
+      if (!acceptable(v) || liberties_after(board_, run, opp, 4) > 3 || liberties_after(board_, v, me, 2) < 2) continue;
+      if (ladder_capture(board_, v, me, kPlayoutLadder)) push(v);
+    }
+  }
+  // Defence: the mover's chains next to the last move with 2 liberties that the opponent could
+  // catch in a ladder.
+  std::array<Vertex, 4> seen;
+  int num_seen = 0;
+  for (const Vertex nb : board_.neighbours(last_)) {
+    if (board_.color(nb) != me || board_.liberties(nb) != 2) continue;
+    const Vertex head = board_.chain_head(nb);
+    if (std::find(seen.begin(), seen.begin() + num_seen, head) != seen.begin() + num_seen) continue;
+    seen[num_seen++] = head;
+    std::array<Vertex, 2> libs;
+    board_.liberties_of(nb, libs);
+    // Safe at once when running at either liberty, the other taken, reaches 3 liberties.
+    if (liberties_after(board_, libs[0], me, 4) > 3 && liberties_after(board_, libs[1], me, 4) > 3) continue;
+    if (!ladder_captured(board_, nb, opp, kPlayoutLadder)) continue;
+    for (const Vertex v : libs) {
+      if (acceptable(v) && liberties_after(board_, v, me, 3) >= 3) push(v);
+    }
+    Vertex s = nb;
+    do {
+      for (const Vertex t : board_.neighbours(s)) {
+        if (board_.color(t) != opp || board_.liberties(t) != 1) continue;
+        const Vertex lib = board_.first_liberty(t);
+        if (acceptable(lib)) push(lib);
+      }
+      s = board_.next_in_chain(s);
+    } while (s != nb);
   }
   if (n == 0) return Vertex::none();
   return n == 1 ? moves[0] : moves[rng.below(static_cast<uint32_t>(n))];
@@ -328,6 +413,20 @@ Vertex RulesPolicy::sample(Rng& rng) {
       return v;
     }
   }
+  if (nakade_threshold_ != 0) {
+    const Vertex v = nakade_move(rng);
+    if (v.is_point() && fires(nakade_threshold_, rng)) {
+      last_rule_ = RulesRule::kNakade;
+      return v;
+    }
+  }
+  if (two_liberty_threshold_ != 0) {
+    const Vertex v = two_liberty_move(rng);
+    if (v.is_point() && fires(two_liberty_threshold_, rng)) {
+      last_rule_ = RulesRule::kTwoLiberty;
+      return v;
+    }
+  }
   if (pattern_threshold_ != 0) {
     const Vertex v = pattern_move(rng);
     if (v.is_point() && fires(pattern_threshold_, rng)) {
@@ -347,6 +446,9 @@ absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options) {
   const std::pair<std::string_view, double*> rates[] = {
       {"rules.capture", &r.capture},
       {"rules.save", &r.save},
+      {"rules.ladder", &r.ladder},
+      {"rules.nakade", &r.nakade},
+      {"rules.two_liberty", &r.two_liberty},
       {"rules.pattern", &r.pattern},
       {"rules.self_atari", &r.self_atari},
   };
@@ -376,7 +478,8 @@ absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options) {
     if (!known) {
       return absl::InvalidArgumentError(absl::StrCat(
           "policy rules has no setting '", key,
-          "' (known: rules.capture, rules.save, rules.pattern, rules.self_atari, rules.self_atari_stones)"));
+          "' (known: rules.capture, rules.save, rules.ladder, rules.nakade, rules.two_liberty, rules.pattern, "
+          "rules.self_atari, rules.self_atari_stones)"));
     }
   }
   return r;

@@ -8,10 +8,20 @@
 //   2. save     (rate `save`): a chain of the mover next to the last move is in atari: capture
 //      an opponent chain in atari touching it, or extend at its liberty when that leaves the
 //      chain at least 2 liberties; one of these moves at random.
-//   3. pattern  (rate `pattern`): an empty neighbour of the last move (8-neighbourhood) that
+//      With rate `ladder`, an extension that leaves exactly 2 liberties is refused when the
+//      ladder reader (features/tactics.h) shows the chain is then caught in a ladder.
+//   3. nakade   (rate `nakade`): an empty neighbour of the last move (8-neighbourhood) that is
+//      the vital point of a killing eye space of 3 to 6 points (features/tactics.h
+//      nakade_vital), whoever encloses it: it kills the opponent's eye or makes two of one's own.
+//   4. two liberties (rate `two_liberty`): the last move's chain has 2 liberties and an atari at
+//      one of them starts a working ladder: play that atari; or a chain of the mover next to the
+//      last move has 2 liberties and the opponent could catch it in a ladder: extend to 3 or
+//      more liberties, or capture a chain in atari next to it. One of these moves at random.
+//      (Pachi's moggy: its "2lib" rule.)
+//   5. pattern  (rate `pattern`): an empty neighbour of the last move (8-neighbourhood) that
 //      matches one of MoGo's 3x3 hane, cut and edge patterns (in all 8 symmetries and both
 //      colours); one of them at random.
-//   4. random: a uniformly random move (uniform.h) that fills no own eye; with rate
+//   6. random: a uniformly random move (uniform.h) that fills no own eye; with rate
 //      `self_atari`, moves that leave a chain of `self_atari_stones` or more stones in atari
 //      without capturing are refused (and passing is preferred to them, which keeps sekis).
 //
@@ -34,11 +44,15 @@ namespace hane {
 /// The rates of the rules, each a probability in [0, 1]; defaults follow Pachi 12.90's moggy
 /// (lcapturerate 90, atarirate always, patternrate 100, selfatarirate 60 plus its always-on
 /// check of the worst self-ataris, which the higher rate here stands for). Settings in
-/// PolicyOptions: "rules.capture", "rules.save", "rules.pattern", "rules.self_atari",
-/// "rules.self_atari_stones".
+/// PolicyOptions: "rules.capture", "rules.save", "rules.ladder", "rules.nakade",
+/// "rules.two_liberty", "rules.pattern", "rules.self_atari", "rules.self_atari_stones".
 struct RulesOptions {
   double capture = 0.9;
   double save = 1.0;
+  /// Rate of the ladder check on the save rule's extensions.
+  double ladder = 0;
+  double nakade = 0;
+  double two_liberty = 0;
   double pattern = 1.0;
   double self_atari = 0.9;
   /// The smallest chain (stones, after the move) whose self-atari is refused; smaller ones are
@@ -47,7 +61,7 @@ struct RulesOptions {
 };
 
 /// Which rule chose a move (for tests and statistics).
-enum class RulesRule : uint8_t { kCapture, kSave, kPattern, kRandom };
+enum class RulesRule : uint8_t { kCapture, kSave, kNakade, kTwoLiberty, kPattern, kRandom };
 
 /// True if `c` to move at the empty point `v` matches one of the policy's 3x3 patterns (the
 /// centre empty; the 8 neighbours' colours, wall included, are the whole key).
@@ -79,13 +93,16 @@ class RulesPolicy final : public BoardPolicy {
   }
   Vertex capture_move() const;
   Vertex save_move(Rng& rng) const;
+  Vertex nakade_move(Rng& rng) const;
+  Vertex two_liberty_move(Rng& rng) const;
   Vertex pattern_move(Rng& rng) const;
   Vertex random_move_without_self_atari(Rng& rng) const;
   bool acceptable(Vertex v) const;  // legal for to_move_ and fills no own eye
   bool self_atari(Vertex v) const;  // a refused self-atari for to_move_ (is_self_atari)
 
   RulesOptions options_;
-  uint64_t capture_threshold_, save_threshold_, pattern_threshold_, self_atari_threshold_;
+  uint64_t capture_threshold_, save_threshold_, ladder_threshold_, nakade_threshold_, two_liberty_threshold_,
+      pattern_threshold_, self_atari_threshold_;
   const uint8_t* patterns_;  // the 3x3 table: 2^16 keys, bit 0 black, bit 1 white
   RulesRule last_rule_ = RulesRule::kRandom;
 };
