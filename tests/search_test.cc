@@ -292,6 +292,71 @@ TEST(Search, RootObeysPositionalSuperko) {
   EXPECT_NE(r.move, g7);
 }
 
+TEST(Search, TreeLinesThatBreakSuperkoAreInvalid) {
+  // 5x5: Black's group lives with two eyes, White's with the eye B1. From the position below,
+  // with E1 empty, Black's D1 is a self-atari and White's only move (but pass) is E1, which
+  // captures it and brings back the position with White on E1 that the game has seen (the
+  // setup below passes through it). Under positional superko that reply is invalid in the tree,
+  // two moves below the root: D1's line goes on with White's pass.
+  Game g = game_from_ascii(R"(
+    X X X X X
+    X . X . X
+    X X X X X
+    O O O O O
+    O . O . O)",
+                           {.superko = Superko::kPositional});
+  const Vertex d1 = gtp(g.board(), "D1"), e1 = gtp(g.board(), "E1");
+  g.set_stone(e1, Color::kEmpty);
+  for (const Superko rule : {Superko::kPositional, Superko::kNone}) {
+    Game game = g;
+    if (rule == Superko::kNone) {
+      game = game_from_ascii(R"(
+        X X X X X
+        X . X . X
+        X X X X X
+        O O O O O
+        O . O . .)",
+                             {.superko = Superko::kNone});
+    }
+    auto s = make_search();
+    const SearchResult r = s->search(game, Color::kBlack, playouts(3000));
+    const MoveStats* d = find_child(r, d1);
+    ASSERT_NE(d, nullptr);
+    ASSERT_GE(d->pv.size(), 2u);
+    if (rule == Superko::kPositional) {
+      EXPECT_NE(d->pv[1], e1) << "the capture repeats a position of the game";
+    } else {
+      EXPECT_EQ(d->pv[1], e1) << "without superko the capture is White's reply";
+    }
+  }
+}
+
+TEST(Search, PruneLaddersLeavesOutARunFromAWorkingLadder) {
+  // White D6 is in atari from Black's D5; running at E6 leaves two liberties and a working
+  // ladder (the start of the ladder in features_tactics_test.cc).
+  Game g = game_from_ascii(R"(
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . X X . . . .
+    . . X O . . . . .
+    . . . X . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)",
+                           {}, Color::kWhite);
+  const Vertex e6 = gtp(g.board(), "E6");
+  for (const bool prune : {false, true}) {
+    auto s = make_search({.prune_ladders = prune});
+    const SearchResult r = s->search(g, Color::kWhite, playouts(300));
+    if (prune) {
+      EXPECT_EQ(find_child(r, e6), nullptr);
+    } else {
+      EXPECT_NE(find_child(r, e6), nullptr);
+    }
+  }
+}
+
 // 9x9: a seki in the top middle (Black's C8-C7 and White's E8-E7 share D8 and D7, no eyes), a
 // dead White stone at G3 in Black's bottom-right area, both outer groups alive.
 constexpr std::string_view kSekiAndDead = R"(

@@ -75,6 +75,9 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
       ->capture_default_str()
       ->group(group);
   cmd->add_option("--uct-c", s.uct_c, "UCB exploration constant")->check(non_negative_number())->capture_default_str()->group(group);
+  cmd->add_flag("--prune-ladders", s.prune_ladders,
+                "Leave out of new tree nodes the moves that run from a working ladder (as the ladder reader shows)")
+      ->group(group);
   cmd->add_option("--expand-visits", s.expand_visits, "Visits a leaf needs before it is expanded")
       ->check(positive_number())
       ->capture_default_str()

@@ -54,6 +54,13 @@ class Game {
   /// Takes back the last move or setup; false if there is nothing to take back.
   bool undo();
 
+  /// The key that the superko rule compares: `position_hash` (Board::hash()), with the player
+  /// to move folded in under situational superko.
+  uint64_t superko_key(uint64_t position_hash, Color to_move) const { return situation(position_hash, to_move); }
+  /// True if `key` (superko_key()) is that of a position of this game so far; false under
+  /// Superko::kNone.
+  bool repeats(uint64_t key) const { return rules_.superko != Superko::kNone && seen_.contains(key); }
+
   /// Moves played so far (passes included, setup excluded), in order.
   const std::vector<Move>& moves() const { return moves_; }
   /// Passes at the end of the move list.

@@ -36,9 +36,11 @@
 //
 // Playouts are scored by Tromp-Taylor area (score.h) with the game's komi; a pass-pass in the
 // tree does not end a simulation (the playout goes on, so dead stones are removed the way the
-// scorer would). The root obeys the game's superko rule (Game::legal); inside the tree only
-// simple ko is enforced, so ko fights and ko threats are searched normally. No node plays into
-// its own eye (Board::is_eye).
+// scorer would). The root obeys the game's superko rule (Game::legal); below it, a tree move
+// that repeats a position of the game or of the line above it (the game's superko rule) is
+// marked invalid when first played: that simulation counts as a loss for its mover and the move
+// is never selected again (its prior becomes 10^9 virtual losses). Simple ko is the board's. No
+// node plays into its own eye (Board::is_eye).
 #pragma once
 
 #include <atomic>
@@ -79,6 +81,10 @@ struct SearchOptions {
   double uct_c = 0;
   /// Real visits a leaf needs before it is expanded.
   int expand_visits = 2;
+  /// Leave out of new nodes the moves that run from a working ladder: a move that saves a chain
+  /// from atari when the ladder reader (features/tactics.h ladder_escape) shows every chain it
+  /// saves is then caught anyway. Pachi's tree leaves such moves out in the same way.
+  bool prune_ladders = false;
   /// Search threads (>= 1).
   int threads = 1;
   /// Seed of the playout random numbers (thread t uses a stream derived from seed and t).

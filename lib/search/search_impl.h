@@ -56,6 +56,7 @@ struct Worker {
   int64_t simulations = 0;  // in this search
   std::vector<Vertex> candidates;
   std::vector<float> scores;
+  std::vector<uint64_t> line_keys;  // superko keys of the positions of the tree line
 };
 
 }  // namespace hane::search_internal
@@ -111,6 +112,7 @@ class Search::Impl {
   int root_move_number_ = 1;
   double komi_ = 7.5;
   std::vector<Move> root_moves_;       // the game's moves at the root
+  Game root_game_;                     // the game at the root, for superko in the tree
   std::vector<uint8_t> root_allowed_;  // per root child: legal in the game (superko)
   std::vector<float> root_priors_;     // per root child: guesser probability
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "features/tactics.h"
 #include "playout/policy.h"
 #include "search/ownership.h"
 #include "search/search_impl.h"
@@ -64,7 +65,9 @@ bool Search::Impl::expand(Worker& w, Node& node, const Board& board, Color to_mo
   w.candidates.clear();
   for (int16_t p : board.empty_points()) {
     const Vertex v(p);
-    if (!board.is_eye(v, to_move) && board.legal(v, to_move) == Legality::kLegal) w.candidates.push_back(v);
+    if (board.is_eye(v, to_move) || board.legal(v, to_move) != Legality::kLegal) continue;
+    if (options_.prune_ladders && saves_atari(board, v, to_move) && !ladder_escape(board, v, to_move)) continue;
+    w.candidates.push_back(v);
   }
   const int count = static_cast<int>(w.candidates.size()) + 1;  // and pass
   const int32_t first = pool_.allocate(count);
@@ -96,12 +99,12 @@ bool Search::Impl::expand(Worker& w, Node& node, const Board& board, Color to_mo
     c.move = static_cast<int16_t>(w.candidates[i].index());
     const search_internal::Prior prior =
         search_internal::child_prior(even, options_.prior_weight, best > 0 ? w.scores[i] : 0, best);
-    c.prior_visits = prior.visits;
+    c.prior_visits.store(prior.visits, std::memory_order_relaxed);
     c.prior_wins = prior.wins;
   }
   Node& pass = pool_[first + count - 1];
   pass.move = static_cast<int16_t>(Vertex::pass().index());
-  pass.prior_visits = static_cast<float>(even);
+  pass.prior_visits.store(static_cast<float>(even), std::memory_order_relaxed);
   pass.prior_wins = static_cast<float>(even * search_internal::kPassPriorWinrate);
   node.first_child = first;
   node.num_children = static_cast<uint16_t>(count);
@@ -113,7 +116,7 @@ double Search::Impl::child_value(const Node& c, double log_parent) const {
   // With W, n the direct wins and visits (priors included), A, r the AMAF ones and e = equiv:
   //   β·A/r + (1 − β)·W/n = (A·e + W·(e + r)) / (r·e + n·e + n·r)   (one division).
   // Single precision: one divss per child (values differ from double by < 1e-6).
-  const float n = static_cast<float>(c.visits.load(std::memory_order_relaxed)) + c.prior_visits;
+  const float n = static_cast<float>(c.visits.load(std::memory_order_relaxed)) + c.prior_visits.load(std::memory_order_relaxed);
   const float w = 0.5f * static_cast<float>(c.half_wins.load(std::memory_order_relaxed)) + c.prior_wins;
   const float r = static_cast<float>(c.amaf_visits.load(std::memory_order_relaxed));
   const float a = 0.5f * static_cast<float>(c.amaf_half_wins.load(std::memory_order_relaxed));
@@ -135,7 +138,7 @@ int32_t Search::Impl::select_child(const Node& node, bool at_root) const {
     for (int i = 0; i < node.num_children; ++i) {
       if (at_root && !root_allowed_[i]) continue;
       const Node& c = children[i];
-      const float n = static_cast<float>(c.visits.load(std::memory_order_relaxed)) + c.prior_visits;
+      const float n = static_cast<float>(c.visits.load(std::memory_order_relaxed)) + c.prior_visits.load(std::memory_order_relaxed);
       const float w = 0.5f * static_cast<float>(c.half_wins.load(std::memory_order_relaxed)) + c.prior_wins;
       const float r = static_cast<float>(c.amaf_visits.load(std::memory_order_relaxed));
       const float a = 0.5f * static_cast<float>(c.amaf_half_wins.load(std::memory_order_relaxed));
@@ -178,6 +181,9 @@ void Search::Impl::simulate(Worker& w) {
   Color color = root_color_;
   Vertex last = root_last_, second_last = root_second_last_;
   const int max_depth = root_board_.size() * root_board_.size();
+  const bool superko = root_game_.rules().superko != Superko::kNone;
+  w.line_keys.clear();
+  bool repeated = false;
   for (int depth = 0; depth < max_depth; ++depth) {
     if (!node->expanded()) {
       uint8_t leaf = Node::kLeaf;
@@ -198,10 +204,26 @@ void Search::Impl::simulate(Worker& w) {
     second_last = last;
     last = v;
     color = opponent(color);
+    if (superko && !v.is_pass()) {
+      // The root's children obey superko already (root_allowed_).
+      const uint64_t key = root_game_.superko_key(policy.board().hash(), color);
+      if (depth > 0 && (root_game_.repeats(key) || std::find(w.line_keys.begin(), w.line_keys.end(), key) !=
+                                                      w.line_keys.end())) {
+        node->prior_visits.store(1e9f, std::memory_order_relaxed);  // invalid: never selected again
+        repeated = true;
+        break;
+      }
+      w.line_keys.push_back(key);
+    }
   }
-  const PlayoutResult result = run_playout(policy, w.rng, -1, &w.moves);
-  const double margin = result.score.margin(komi_);
-  const int black_half = margin > 0 ? 2 : margin == 0 ? 1 : 0;
+  int black_half = 1;
+  if (repeated) {
+    black_half = w.moves.back().color == Color::kBlack ? 0 : 2;  // a loss for the move's player
+  } else {
+    const PlayoutResult result = run_playout(policy, w.rng, -1, &w.moves);
+    const double margin = result.score.margin(komi_);
+    black_half = margin > 0 ? 2 : margin == 0 ? 1 : 0;
+  }
   add_ownership(policy.board(), w.owner_sum);
 
   // Direct values: each node's result for the player who moved into it.

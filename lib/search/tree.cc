@@ -33,7 +33,8 @@ int32_t NodePool::allocate(int count) {
     n.half_wins.store(0, std::memory_order_relaxed);
     n.amaf_visits.store(0, std::memory_order_relaxed);
     n.amaf_half_wins.store(0, std::memory_order_relaxed);
-    n.prior_visits = n.prior_wins = 0;
+    n.prior_visits.store(0, std::memory_order_relaxed);
+    n.prior_wins = 0;
     n.first_child = -1;
     n.move = 1;
     n.num_children = 0;
@@ -64,7 +65,7 @@ int32_t reroot(NodePool& pool, int32_t new_root) {
   auto plain = [&](int32_t i) {
     const Node& n = pool[i];
     return Plain{n.visits.load(), n.half_wins.load(), n.amaf_visits.load(), n.amaf_half_wins.load(),
-                 n.prior_visits, n.prior_wins, i, -1, n.move, 0};
+                 n.prior_visits.load(), n.prior_wins, i, -1, n.move, 0};
   };
   std::vector<Plain> copy{plain(new_root)};
   for (size_t i = 0; i < copy.size(); ++i) {
@@ -89,7 +90,7 @@ int32_t reroot(NodePool& pool, int32_t new_root) {
     n.half_wins.store(p.half_wins);
     n.amaf_visits.store(p.amaf_visits);
     n.amaf_half_wins.store(p.amaf_half_wins);
-    n.prior_visits = p.prior_visits;
+    n.prior_visits.store(p.prior_visits);
     n.prior_wins = p.prior_wins;
     n.move = p.move;
     if (p.first_child < 0) continue;
@@ -151,6 +152,7 @@ void Search::Impl::prepare_root(const Game& game, Color to_play) {
   root_color_ = to_play;
   komi_ = game.rules().komi;
   root_moves_ = game.moves();
+  root_game_ = game;
   const Position at = position_of(game, to_play);
   root_last_ = at.last_move;
   root_second_last_ = at.second_last_move;

@@ -19,7 +19,9 @@ struct Node {
   std::atomic<int32_t> half_wins{0};
   std::atomic<int32_t> amaf_visits{0};
   std::atomic<int32_t> amaf_half_wins{0};
-  float prior_visits = 0;               // virtual visits (set before the node is published)
+  // Virtual visits, set before the node is published; atomic because a tree line found to
+  // break superko is marked by raising them (search.h).
+  std::atomic<float> prior_visits{0};
   float prior_wins = 0;                 // virtual wins among them
   int32_t first_child = -1;             // pool index, valid once state == kExpanded
   int16_t move = 1;                     // Vertex index
