@@ -420,9 +420,11 @@ Vertex RulesPolicy::sample(Rng& rng) {
       return v;
     }
   }
-  if (two_liberty_threshold_ != 0) {
+  // Drawn before it looks, as Pachi's moggy draws its rates: its ladder reads are the policy's
+  // dearest work, so a lower rate saves their time too.
+  if (two_liberty_threshold_ != 0 && fires(two_liberty_threshold_, rng)) {
     const Vertex v = two_liberty_move(rng);
-    if (v.is_point() && fires(two_liberty_threshold_, rng)) {
+    if (v.is_point()) {
       last_rule_ = RulesRule::kTwoLiberty;
       return v;
     }

@@ -17,7 +17,8 @@
 //      one of them starts a working ladder: play that atari; or a chain of the mover next to the
 //      last move has 2 liberties and the opponent could catch it in a ladder: extend to 3 or
 //      more liberties, or capture a chain in atari next to it. One of these moves at random.
-//      (Pachi's moggy: its "2lib" rule.)
+//      (Pachi's moggy: its "2lib" rule.) Unlike the others, this rule draws its rate before it
+//      looks for its move (its ladder reads are dear), so a lower rate also costs less time.
 //   5. pattern  (rate `pattern`): an empty neighbour of the last move (8-neighbourhood) that
 //      matches one of MoGo's 3x3 hane, cut and edge patterns (in all 8 symmetries and both
 //      colours); one of them at random.
