@@ -726,6 +726,12 @@ TEST(TacticsProperty, FactsMatchPlayingTheMove) {
         ASSERT_EQ(liberties_after(b, v, c, 2), std::min(exact_libs, 2));
         ASSERT_EQ(f.liberties, std::min(exact_libs, MoveFacts::kLibertyCap));
         ASSERT_EQ(f.self_atari, exact_libs == 1);
+        // The playouts' refused self-atari is the same fact, without captures, by chain size.
+        for (const int min_stones : {1, 3}) {
+          ASSERT_EQ(is_self_atari(b, v, c, min_stones),
+                    f.self_atari && f.capture_size == 0 && f.chain_size >= min_stones)
+              << b.to_string() << to_gtp(v, size) << " min_stones " << min_stones;
+        }
         if (alive) {
           ASSERT_EQ(f.chain_size, after.chain_size(v));
         }

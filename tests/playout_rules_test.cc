@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "go/random.h"
+#include "features/mogo3x3.h"
+#include "features/tactics.h"
 #include "go_fixtures.h"
 #include "playout/rules.h"
 #include "playout/uniform.h"
@@ -268,11 +270,11 @@ TEST(RulesPolicy, PatternsMatchInAllSymmetriesAndBothColours) {
     . . . . . . . . .
     . . . . . . . . .)");
   for (const char* v : {"D4", "D6"}) {
-    EXPECT_TRUE(rules_pattern_matches(hane, gtp(hane, v), Color::kBlack)) << v;
-    EXPECT_TRUE(rules_pattern_matches(hane, gtp(hane, v), Color::kWhite)) << v;
+    EXPECT_TRUE(mogo3x3_matches(hane, gtp(hane, v), Color::kBlack)) << v;
+    EXPECT_TRUE(mogo3x3_matches(hane, gtp(hane, v), Color::kWhite)) << v;
   }
-  EXPECT_FALSE(rules_pattern_matches(hane, gtp(hane, "G7"), Color::kBlack));
-  EXPECT_FALSE(rules_pattern_matches(Board(9), gtp(hane, "E5"), Color::kBlack));
+  EXPECT_FALSE(mogo3x3_matches(hane, gtp(hane, "G7"), Color::kBlack));
+  EXPECT_FALSE(mogo3x3_matches(Board(9), gtp(hane, "E5"), Color::kBlack));
   // The same shape turned a quarter and with colours swapped.
   const Board turned = board_from_ascii(R"(
     . . . . . . . . .
@@ -285,8 +287,8 @@ TEST(RulesPolicy, PatternsMatchInAllSymmetriesAndBothColours) {
     . . . . . . . . .
     . . . . . . . . .)");
   for (const char* v : {"D5", "F5"}) {
-    EXPECT_TRUE(rules_pattern_matches(turned, gtp(turned, v), Color::kBlack)) << v;
-    EXPECT_TRUE(rules_pattern_matches(turned, gtp(turned, v), Color::kWhite)) << v;
+    EXPECT_TRUE(mogo3x3_matches(turned, gtp(turned, v), Color::kBlack)) << v;
+    EXPECT_TRUE(mogo3x3_matches(turned, gtp(turned, v), Color::kWhite)) << v;
   }
   // The thin hane is good only for the side that owns the lone stone.
   const Board thin = board_from_ascii(R"(
@@ -299,8 +301,8 @@ TEST(RulesPolicy, PatternsMatchInAllSymmetriesAndBothColours) {
     . . . . . . . . .
     . . . . . . . . .
     . . . . . . . . .)");
-  EXPECT_TRUE(rules_pattern_matches(thin, gtp(thin, "D4"), Color::kBlack));
-  EXPECT_FALSE(rules_pattern_matches(thin, gtp(thin, "D4"), Color::kWhite));
+  EXPECT_TRUE(mogo3x3_matches(thin, gtp(thin, "D4"), Color::kBlack));
+  EXPECT_FALSE(mogo3x3_matches(thin, gtp(thin, "D4"), Color::kWhite));
   // An edge pattern: black C1 blocks the cut along the first line (B2 O, C2 X, B1 X, D1 O).
   const Board edge = board_from_ascii(R"(
     . . . . .
@@ -308,8 +310,8 @@ TEST(RulesPolicy, PatternsMatchInAllSymmetriesAndBothColours) {
     . . . . .
     . O X . .
     . X . O .)");
-  EXPECT_TRUE(rules_pattern_matches(edge, gtp(edge, "C1"), Color::kBlack));
-  EXPECT_TRUE(rules_pattern_matches(edge, gtp(edge, "C1"), Color::kWhite));
+  EXPECT_TRUE(mogo3x3_matches(edge, gtp(edge, "C1"), Color::kBlack));
+  EXPECT_TRUE(mogo3x3_matches(edge, gtp(edge, "C1"), Color::kWhite));
 }
 
 TEST(RulesPolicy, PlaysAPatternMoveAfterAMatchingLastMove) {

@@ -408,6 +408,17 @@ int capture_size(const Board& board, Vertex v, Color c) {
   return stones;
 }
 
+bool is_self_atari(const Board& board, Vertex v, Color c, int min_stones) {
+  if (board.empty_neighbours(v) >= 2) return false;
+  const Neighbourhood nb(board, v, c);
+  for (int i = 0; i < nb.num_opp; ++i) {
+    if (board.liberties(Vertex(nb.opp[i])) == 1) return false;  // a capture
+  }
+  int stones = 1;
+  for (int i = 0; i < nb.num_own; ++i) stones += board.chain_size(Vertex(nb.own[i]));
+  return stones >= min_stones && merged_liberties(board, v, c, nb, 2) == 1;
+}
+
 int liberties_after(const Board& board, Vertex v, Color c, int cap) {
   assert(cap >= 1);
   return merged_liberties(board, v, c, Neighbourhood(board, v, c), cap);

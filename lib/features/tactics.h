@@ -192,6 +192,12 @@ bool nakade_vital_unfiltered(const Board& board, Vertex v, int* size, Color* own
 /// computed on first use with nakade_shape() on the drawn region). Thread-safe.
 bool nakade_possible(uint64_t diamond12);
 
+/// The self-atari the playout policies refuse (playout/rules.h): `c` playing the legal move `v`
+/// captures nothing and leaves its chain, of at least `min_stones` stones after the move, with
+/// one liberty. The same as MoveFacts::self_atari && capture_size == 0 && chain_size >=
+/// min_stones, without the other facts (a point with 2+ empty neighbours is decided at once).
+bool is_self_atari(const Board& board, Vertex v, Color c, int min_stones = 1);
+
 /// MoveFacts::saved_stones > 0 for `c` playing the legal move `v`, decided without move_facts()
 /// when no neighbouring chain is in atari (the common case).
 bool saves_atari(const Board& board, Vertex v, Color c);

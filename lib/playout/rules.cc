@@ -7,196 +7,11 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "features/mogo3x3.h"
 #include "features/tactics.h"
 #include "playout/uniform.h"
 
 namespace hane {
-
-namespace {
-
-// ---- 3x3 patterns ----------------------------------------------------------------------------
-//
-// The 8 neighbours of a point in reading order (NW N NE W E SW S SE); a key holds their colours
-// (Color values, wall included), 2 bits each, neighbour i at bits 2i.
-constexpr int kDx[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
-constexpr int kDy[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
-
-int neighbour_slot(int dx, int dy) {
-  const int cell = (dy + 1) * 3 + (dx + 1);  // 0..8, 4 is the centre
-  return cell < 4 ? cell : cell - 1;
-}
-
-// A pattern as three rows of three, the centre (the move) in the middle. From the point of view
-// of one colour X against O: X, O, . (empty), # (off the board), ? (anything), x (not X),
-// o (not O). `either_side`: a good move for whichever side is to move (MoGo marks the others,
-// good only for X to move).
-struct Pattern {
-  const char* rows;
-  bool either_side;
-};
-
-// MoGo's patterns (Gelly et al. 2006, figures 2-4), as Pachi's moggy writes them but without its
-// atari refinements (the key holds colours only).
-constexpr Pattern kPatterns[] = {
-    {"XOX"
-     "..."
-     "???", true},  // hane: enclosing hane
-    {"XO."
-     "..."
-     "?.?", true},  // hane: non-cutting hane
-    {"XO?"
-     "X.."
-     "x.?", true},  // hane: magari
-    {"XOO"
-     "..."
-     "?.?", false},  // hane: thin hane, X to move
-    {"XO?"
-     "O.o"
-     "?o?", true},  // cut1: unprotected cut
-    {"XO?"
-     "O.X"
-     "???", true},  // cut1: peeped cut
-    {"?X?"
-     "O.O"
-     "ooo", true},  // cut2
-    {"X.?"
-     "O.?"
-     "##?", true},  // edge: chase
-    {"OX?"
-     "X.O"
-     "###", true},  // edge: block the side cut
-    {"?X?"
-     "x.O"
-     "###", true},  // edge: block the side connection
-    {"?XO"
-     "x.?"
-     "###", false},  // edge: sagari, X to move
-    {"?OX"
-     "X.O"
-     "###", false},  // edge: side cut, X to move
-};
-
-using PatternTable = std::array<uint8_t, 1 << 16>;  // bit 0: good for black, bit 1: for white
-
-uint8_t colour_set(char ch, Color x, Color o) {
-  auto bit = [](Color c) { return static_cast<uint8_t>(1u << static_cast<int>(c)); };
-  switch (ch) {
-    case 'X': return bit(x);
-    case 'O': return bit(o);
-    case '.': return bit(Color::kEmpty);
-    case '#': return bit(Color::kWall);
-    case 'x': return static_cast<uint8_t>(0xF & ~bit(x));
-    case 'o': return static_cast<uint8_t>(0xF & ~bit(o));
-    default: return 0xF;  // '?'
-  }
-}
-
-void mark(PatternTable& table, const std::array<uint8_t, 8>& allowed, int slot, uint32_t key, uint8_t bits) {
-  if (slot == 8) {
-    table[key] |= bits;
-    return;
-  }
-  for (uint32_t c = 0; c < 4; ++c) {
-    if ((allowed[slot] >> c) & 1) mark(table, allowed, slot + 1, key | (c << (2 * slot)), bits);
-  }
-}
-
-const PatternTable& pattern_table() {
-  static const PatternTable table = [] {
-    PatternTable t{};
-    for (const Pattern& p : kPatterns) {
-      for (const Color x : {Color::kBlack, Color::kWhite}) {
-        const uint8_t bits = p.either_side ? 3 : (x == Color::kBlack ? 1 : 2);
-        for (int sym = 0; sym < 8; ++sym) {
-          std::array<uint8_t, 8> allowed{};
-          for (int i = 0; i < 8; ++i) {
-            int dx = kDx[i], dy = kDy[i];
-            if (sym & 1) dx = -dx;
-            if (sym & 2) dy = -dy;
-            if (sym & 4) std::swap(dx, dy);
-            allowed[neighbour_slot(dx, dy)] = colour_set(p.rows[(kDy[i] + 1) * 3 + kDx[i] + 1], x, opponent(x));
-          }
-          mark(t, allowed, 0, 0, bits);
-        }
-      }
-    }
-    return t;
-  }();
-  return table;
-}
-
-uint32_t pattern_key(const Board& board, Vertex v) {
-  const int i = v.index(), s = board.stride();
-  const int offsets[8] = {-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1};
-  uint32_t key = 0;
-  for (int k = 0; k < 8; ++k) key |= static_cast<uint32_t>(board.color(Vertex(i + offsets[k]))) << (2 * k);
-  return key;
-}
-
-bool matches(const PatternTable& table, const Board& board, Vertex v, Color c) {
-  return (table[pattern_key(board, v)] >> (static_cast<int>(c) - 1)) & 1;
-}
-
-// ---- what a move does to its own chain ---------------------------------------------------------
-
-struct MoveEffect {
-  int liberties = 0;  // of the mover's chain after the move, counted up to 2
-  int stones = 1;     // of that chain
-  bool captures = false;
-};
-
-// The effect of `c` playing at the empty point `v`. Liberties freed by a capture are counted
-// only at the captured stones next to `v` (a lower bound, exact up to 2 without captures).
-MoveEffect effect_of(const Board& board, Vertex v, Color c) {
-  MoveEffect e;
-  std::array<Vertex, 2> libs;
-  int n = 0;
-  bool saturated = false;
-  auto add = [&](Vertex p) {
-    if (p == v || saturated) return;
-    for (int k = 0; k < n; ++k) {
-      if (libs[k] == p) return;
-    }
-    if (n < 2) libs[n++] = p;
-    saturated = n == 2;
-  };
-  std::array<Vertex, 4> heads;
-  int num_heads = 0;
-  const Color opp = opponent(c);
-  for (const Vertex nb : board.neighbours(v)) {
-    const Color nc = board.color(nb);
-    if (nc == Color::kEmpty) {
-      add(nb);
-    } else if (nc == c) {
-      const Vertex head = board.chain_head(nb);
-      if (std::find(heads.begin(), heads.begin() + num_heads, head) != heads.begin() + num_heads) continue;
-      heads[num_heads++] = head;
-      e.stones += board.chain_size(nb);
-      if (board.liberties(nb) >= 3) {
-        saturated = true;  // at most `v` is lost
-      } else if (!saturated) {
-        std::array<Vertex, 2> own;
-        const int k = board.liberties_of(nb, own);
-        for (int j = 0; j < k; ++j) add(own[j]);
-      }
-    } else if (nc == opp && board.liberties(nb) == 1) {
-      e.captures = true;
-      add(nb);
-    }
-  }
-  e.liberties = saturated ? 2 : n;
-  return e;
-}
-
-}  // namespace
-
-bool rules_pattern_matches(const Board& board, Vertex v, Color c) { return matches(pattern_table(), board, v, c); }
-
-bool is_self_atari(const Board& board, Vertex v, Color c, int min_stones) {
-  if (board.empty_neighbours(v) >= 2) return false;
-  const MoveEffect e = effect_of(board, v, c);
-  return !e.captures && e.liberties < 2 && e.stones >= min_stones;
-}
 
 // Ladder reads in playouts are bounded tighter than the guessers' (tactics.h LadderLimits): a
 // ladder across a 19x19 board takes about 40 plies; a longer or branchier read counts as an
@@ -214,7 +29,7 @@ RulesPolicy::RulesPolicy(const RulesOptions& options)
       two_liberty_threshold_(threshold(options.two_liberty)),
       pattern_threshold_(threshold(options.pattern)),
       self_atari_threshold_(threshold(options.self_atari)),
-      patterns_(pattern_table().data()) {}
+      patterns_(mogo3x3_table().data()) {}
 
 uint64_t RulesPolicy::threshold(double rate) {
   if (!(rate > 0)) return 0;
@@ -280,7 +95,7 @@ Vertex RulesPolicy::save_move(Rng& rng) const {
     // Extend, when that leaves at least 2 liberties and, with the ladder check, the chain is
     // not then caught in a ladder.
     const Vertex lib = board_.first_liberty(nb);
-    if (!acceptable(lib) || effect_of(board_, lib, me).liberties < 2) continue;
+    if (!acceptable(lib) || liberties_after(board_, lib, me, 2) < 2) continue;
     if (ladder_threshold_ != 0 && liberties_after(board_, lib, me, 3) < 3 && fires(ladder_threshold_, rng) &&
         !ladder_escape(board_, lib, me, kPlayoutLadder)) {
       continue;
@@ -370,7 +185,7 @@ Vertex RulesPolicy::pattern_move(Rng& rng) const {
   int n = 0;
   for (const int offset : offsets) {
     const Vertex v(i + offset);
-    if (!board_.is_empty(v) || !((patterns_[pattern_key(board_, v)] >> bit) & 1)) continue;
+    if (!board_.is_empty(v) || !((patterns_[neighbour_colours(board_, v)] >> bit) & 1)) continue;
     if (acceptable(v) && !self_atari(v)) moves[n++] = v;
   }
   if (n == 0) return Vertex::none();

@@ -20,11 +20,11 @@
 //      (Pachi's moggy: its "2lib" rule.) Unlike the others, this rule draws its rate before it
 //      looks for its move (its ladder reads are dear), so a lower rate also costs less time.
 //   5. pattern  (rate `pattern`): an empty neighbour of the last move (8-neighbourhood) that
-//      matches one of MoGo's 3x3 hane, cut and edge patterns (in all 8 symmetries and both
-//      colours); one of them at random.
+//      matches one of MoGo's 3x3 hane, cut and edge patterns (features/mogo3x3.h, in all 8
+//      symmetries and both colours); one of them at random.
 //   6. random: a uniformly random move (uniform.h) that fills no own eye; with rate
 //      `self_atari`, moves that leave a chain of `self_atari_stones` or more stones in atari
-//      without capturing are refused (and passing is preferred to them, which keeps sekis).
+//      without capturing (features/tactics.h is_self_atari) are refused (and passing is preferred to them, which keeps sekis).
 //
 // Rule moves are legal, never fill an own eye (Board::is_eye), and pattern moves are never such
 // a self-atari. Each rule fires with its rate, drawn from the playout's Rng; a rate of 0 or 1
@@ -64,14 +64,6 @@ struct RulesOptions {
 /// Which rule chose a move (for tests and statistics).
 enum class RulesRule : uint8_t { kCapture, kSave, kNakade, kTwoLiberty, kPattern, kRandom };
 
-/// True if `c` to move at the empty point `v` matches one of the policy's 3x3 patterns (the
-/// centre empty; the 8 neighbours' colours, wall included, are the whole key).
-bool rules_pattern_matches(const Board& board, Vertex v, Color c);
-
-/// True if `c` playing the legal move `v` captures nothing and leaves its chain, of at least
-/// `min_stones` stones, with one liberty.
-bool is_self_atari(const Board& board, Vertex v, Color c, int min_stones);
-
 class RulesPolicy final : public BoardPolicy {
  public:
   explicit RulesPolicy(const RulesOptions& options = {});
@@ -99,12 +91,12 @@ class RulesPolicy final : public BoardPolicy {
   Vertex pattern_move(Rng& rng) const;
   Vertex random_move_without_self_atari(Rng& rng) const;
   bool acceptable(Vertex v) const;  // legal for to_move_ and fills no own eye
-  bool self_atari(Vertex v) const;  // a refused self-atari for to_move_ (is_self_atari)
+  bool self_atari(Vertex v) const;  // a refused self-atari for to_move_ (tactics.h is_self_atari)
 
   RulesOptions options_;
   uint64_t capture_threshold_, save_threshold_, ladder_threshold_, nakade_threshold_, two_liberty_threshold_,
       pattern_threshold_, self_atari_threshold_;
-  const uint8_t* patterns_;  // the 3x3 table: 2^16 keys, bit 0 black, bit 1 white
+  const uint8_t* patterns_;  // features/mogo3x3.h's table: 2^16 keys, bit 0 black, bit 1 white
   RulesRule last_rule_ = RulesRule::kRandom;
 };
 
