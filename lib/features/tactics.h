@@ -4,7 +4,8 @@
 // These are the "tactical" inputs of the move guessers: the AlphaGo rollout and tree policies
 // (Silver et al., "Mastering the game of Go with deep neural networks and tree search", Nature
 // 2016, Extended Data Table 4: save atari, self-atari, atari, ladder capture/escape, ...) and
-// the decision tree's questions. All facts of a move except ladders are computed from the
+// the decision tree's questions. Ladders (ladder.h) and nakade (nakade.h) have headers of their
+// own, included here. All facts of a move except ladders are computed from the
 // liberty sets of the neighbouring chains without playing the move (a few tens of ns); ladders
 // play moves on scratch copies of the board and cost more.
 //
@@ -15,8 +16,9 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 
+#include "features/ladder.h"
+#include "features/nakade.h"
 #include "go/board.h"
 
 namespace hane {
@@ -33,72 +35,6 @@ int capture_size(const Board& board, Vertex v, Color c);
 /// the work stops once `cap` distinct liberties are found. 0 only for a suicide, which is legal
 /// only on boards that allow it. Exact for cap >= the true count.
 int liberties_after(const Board& board, Vertex v, Color c, int cap = 4);
-
-// ---------------------------------------------------------------------------------------------
-// Ladders.
-//
-// A ladder read is a search in which the attacker may only play ataris (on one of the two
-// liberties of the target chain) and the defender may only extend the target at its single
-// liberty or capture an attacking chain in atari that touches the target. After a defender
-// move the target escapes with >= 3 liberties, is captured with <= 1, and the attacker must
-// atari again with 2. Ladder breakers, the defender's counter-captures, simple ko (through
-// Board::legal) and the edge all come out of the search itself. The search plays moves on
-// per-thread scratch boards (copies), copying only at real branch points; both sides' obvious
-// failures (an atari after which the defender's extension reaches 3 liberties) are pruned
-// without playing.
-
-/// Bounds of a ladder read. When either is exceeded the read gives up and the attacker is
-/// deemed to fail (the target "escapes"): a capture must be proven within the limits.
-struct LadderLimits {
-  int max_plies = 200;   // depth of the search, in moves of either side
-  int max_nodes = 2000;  // positions visited in one read
-};
-
-/// True if the attacker captures the chain of `chain` (a stone of opponent(attacker)) in a
-/// ladder. With 1 liberty the defender is to move (can it run or counter-capture?); with 2
-/// liberties the attacker is to move (does an atari start a working ladder?). False for chains
-/// with 3 or more liberties.
-bool ladder_captured(const Board& board, Vertex chain, Color attacker, const LadderLimits& limits = {});
-
-/// Ladder capture (AlphaGo tree feature): `c` playing `v` puts at least one opponent chain in
-/// atari and one of those chains is then captured in a ladder, the opponent to move.
-bool ladder_capture(const Board& board, Vertex v, Color c, const LadderLimits& limits = {});
-
-/// Ladder escape (AlphaGo tree feature): `c` playing `v` saves at least one of its chains from
-/// atari (see MoveFacts::saved_stones) and at least one saved chain cannot then be captured in
-/// a ladder, the opponent to move (3+ liberties, or 2 and every ladder fails).
-bool ladder_escape(const Board& board, Vertex v, Color c, const LadderLimits& limits = {});
-
-// ---------------------------------------------------------------------------------------------
-// Nakade.
-
-/// The classic killing eye shapes of 3 to 6 points, each with one vital point (playing it
-/// kills for the attacker and makes two eyes for the defender). Square four has no vital
-/// point (it is one eye however it is played) and is not listed.
-enum class EyeShape : uint8_t {
-  kNone,
-  kStraightThree,  // ...        vital point: the middle
-  kBentThree,      // .. / .     vital point: the corner
-  kPyramidFour,    // T shape    vital point: the point with 3 neighbours in the space
-  kCrossedFive,    // + shape    vital point: the centre
-  kBulkyFive,      // 2x2 + 1    vital point: the square's point next to the extra point
-  kRabbitySix,     // + and a diagonal filled: vital point: the centre
-};
-std::string_view eye_shape_name(EyeShape s);
-
-struct EyeSpace {
-  EyeShape shape = EyeShape::kNone;
-  Vertex vital = Vertex::none();
-  int size = 0;                // points in the region, 3..6
-  Color owner = Color::kEmpty; // the colour that encloses it
-};
-
-/// The eye space holding the empty point `v`: the 4-connected region of empty points around
-/// `v`, if it has 3 to 6 points, every orthogonal neighbour of the region is a stone of one
-/// colour (the owner) or the edge, and its shape is one of the killing shapes above. nullopt
-/// otherwise (including when `v` is not empty). Opponent stones already inside an eye space
-/// are not considered: only wholly empty regions qualify. Costs at most 7 points visited.
-std::optional<EyeSpace> nakade_shape(const Board& board, Vertex v);
 
 // ---------------------------------------------------------------------------------------------
 // Distances (plain helpers on the board geometry; a and b are on-board points).
@@ -175,22 +111,6 @@ struct MoveFacts {
 /// read (about 1 us on 19x19).
 MoveFacts move_facts(const Board& board, Vertex v, Color c, LadderReading ladders = LadderReading::kSkip,
                      const LadderLimits& limits = {});
-
-/// True if `v` (empty) is the vital point of a killing eye space (the nakade feature of
-/// MoveFacts); sets `size` (3..6) and `owner` then. Open areas are rejected without a fill.
-bool nakade_vital(const Board& board, Vertex v, int* size, Color* owner);
-/// The same, with nakade_possible() of `black_diamond` (v's diamond12 code) as a further
-/// filter before any flood fill.
-bool nakade_vital(const Board& board, Vertex v, uint64_t black_diamond, int* size, Color* owner);
-/// The same without the cheap filters (for tests of the filters).
-bool nakade_vital_unfiltered(const Board& board, Vertex v, int* size, Color* owner);
-
-/// A necessary condition for nakade_vital() at the centre of the diamond12 code `diamond12`
-/// (of either colour): killing eye spaces lie within distance 2 of their vital point, so the
-/// centre's empty component within the diamond must be one of them, with the centre as its
-/// vital point. One lookup in a 4096-entry table of the diamond's empty points (each entry
-/// computed on first use with nakade_shape() on the drawn region). Thread-safe.
-bool nakade_possible(uint64_t diamond12);
 
 /// The self-atari the playout policies refuse (playout/rules.h): `c` playing the legal move `v`
 /// captures nothing and leaves its chain, of at least `min_stones` stones after the move, with
