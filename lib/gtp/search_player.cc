@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "go/position.h"
+#include "predict/softmax.h"
 
 namespace hane::gtp {
 namespace {
@@ -195,13 +196,7 @@ std::vector<float> SearchPlayer::priors(const Game& game, Color color) {
   if (candidates.empty()) return p;
   std::vector<float> scores(candidates.size());
   guesser->score(position_of(game, color), candidates, scores);
-  if (!guesser->gives_probabilities()) {
-    // Scores to probabilities by a softmax.
-    const float top = *std::max_element(scores.begin(), scores.end());
-    double sum = 0;
-    for (float& s : scores) sum += (s = std::exp(s - top));
-    for (float& s : scores) s = static_cast<float>(s / sum);
-  }
+  if (!guesser->gives_probabilities()) softmax_in_place(scores);
   for (size_t i = 0; i < candidates.size(); ++i) p[static_cast<size_t>(candidates[i].index())] = scores[i];
   return p;
 }

@@ -1,9 +1,9 @@
 #include "playout/guesser_policy.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "predict/guesser.h"
+#include "predict/softmax.h"
 
 namespace hane {
 
@@ -31,10 +31,7 @@ void GuesserPolicy::guess() {
   probabilities_.resize(candidates_.size());
   if (candidates_.empty()) return;
   guesser_->score(Position{&board_, to_move_, last_, second_last_, move_number_}, candidates_, probabilities_);
-  if (!guesser_->gives_probabilities()) {
-    const float top = *std::max_element(probabilities_.begin(), probabilities_.end());
-    for (float& p : probabilities_) p = std::exp(p - top);
-  }
+  if (!guesser_->gives_probabilities()) softmax_in_place(probabilities_);
   double total = 0;
   for (float p : probabilities_) total += std::max(0.0f, p);
   for (float& p : probabilities_) {

@@ -4,6 +4,7 @@
 
 #include "features/tactics.h"
 #include "playout/policy.h"
+#include "predict/softmax.h"
 #include "search/ownership.h"
 #include "search/search_impl.h"
 
@@ -81,11 +82,7 @@ bool Search::Impl::expand(Worker& w, Node& node, const Board& board, Color to_mo
     w.scores.resize(w.candidates.size());
     const Position position{&board, to_move, last, second_last, move_number};
     w.guesser->score(position, w.candidates, w.scores);
-    if (!w.guesser->gives_probabilities()) {
-      // Scores of any scale: a softmax turns them into weights.
-      const float top = *std::max_element(w.scores.begin(), w.scores.end());
-      for (float& s : w.scores) s = std::exp(s - top);
-    }
+    if (!w.guesser->gives_probabilities()) softmax_in_place(w.scores);  // scores of any scale
     for (float s : w.scores) best = std::max(best, s);
     if (options_.prior_absolute) {
       // Probabilities over the children: the scale is their sum, not the largest.
