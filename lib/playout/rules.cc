@@ -13,9 +13,9 @@
 
 namespace hane {
 
-// Ladder reads in playouts are bounded tighter than the guessers' (tactics.h LadderLimits): a
-// ladder across a 19x19 board takes about 40 plies; a longer or branchier read counts as an
-// escape.
+// Ladder reads in playouts are bounded tighter than the guessers' (features/ladder.h
+// LadderLimits): a ladder across a 19x19 board takes about 40 plies; a longer or branchier read
+// counts as an escape.
 constexpr LadderLimits kPlayoutLadder{.max_plies = 40, .max_nodes = 60};
 
 // ---- the policy --------------------------------------------------------------------------------

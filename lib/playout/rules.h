@@ -9,9 +9,9 @@
 //      an opponent chain in atari touching it, or extend at its liberty when that leaves the
 //      chain at least 2 liberties; one of these moves at random.
 //      With rate `ladder`, an extension that leaves exactly 2 liberties is refused when the
-//      ladder reader (features/tactics.h) shows the chain is then caught in a ladder.
+//      ladder reader (features/ladder.h) shows the chain is then caught in a ladder.
 //   3. nakade   (rate `nakade`): an empty neighbour of the last move (8-neighbourhood) that is
-//      the vital point of a killing eye space of 3 to 6 points (features/tactics.h
+//      the vital point of a killing eye space of 3 to 6 points (features/nakade.h
 //      nakade_vital), whoever encloses it: it kills the opponent's eye or makes two of one's own.
 //   4. two liberties (rate `two_liberty`): the last move's chain has 2 liberties and an atari at
 //      one of them starts a working ladder: play that atari; or a chain of the mover next to the
@@ -24,7 +24,8 @@
 //      symmetries and both colours); one of them at random.
 //   6. random: a uniformly random move (uniform.h) that fills no own eye; with rate
 //      `self_atari`, moves that leave a chain of `self_atari_stones` or more stones in atari
-//      without capturing (features/tactics.h is_self_atari) are refused (and passing is preferred to them, which keeps sekis).
+//      without capturing (features/tactics.h is_self_atari) are refused (and passing is
+//      preferred to them, which keeps sekis).
 //
 // Rule moves are legal, never fill an own eye (Board::is_eye), and pattern moves are never such
 // a self-atari. Each rule fires with its rate, drawn from the playout's Rng; a rate of 0 or 1

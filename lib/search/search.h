@@ -82,8 +82,8 @@ struct SearchOptions {
   /// Real visits a leaf needs before it is expanded.
   int expand_visits = 2;
   /// Leave out of new nodes the moves that run from a working ladder: a move that saves a chain
-  /// from atari when the ladder reader (features/tactics.h ladder_escape) shows every chain it
-  /// saves is then caught anyway. Pachi's tree leaves such moves out in the same way.
+  /// from atari when the ladder reader (features/ladder.h ladder_escape) shows every chain it
+  /// saves is then caught anyway. Off: it lost its match (docs/strength.md, section 6).
   bool prune_ladders = false;
   /// Search threads (>= 1).
   int threads = 1;

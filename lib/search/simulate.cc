@@ -113,7 +113,8 @@ double Search::Impl::child_value(const Node& c, double log_parent) const {
   // With W, n the direct wins and visits (priors included), A, r the AMAF ones and e = equiv:
   //   β·A/r + (1 − β)·W/n = (A·e + W·(e + r)) / (r·e + n·e + n·r)   (one division).
   // Single precision: one divss per child (values differ from double by < 1e-6).
-  const float n = static_cast<float>(c.visits.load(std::memory_order_relaxed)) + c.prior_visits.load(std::memory_order_relaxed);
+  const float n = static_cast<float>(c.visits.load(std::memory_order_relaxed)) +
+                  c.prior_visits.load(std::memory_order_relaxed);
   const float w = 0.5f * static_cast<float>(c.half_wins.load(std::memory_order_relaxed)) + c.prior_wins;
   const float r = static_cast<float>(c.amaf_visits.load(std::memory_order_relaxed));
   const float a = 0.5f * static_cast<float>(c.amaf_half_wins.load(std::memory_order_relaxed));
@@ -135,7 +136,8 @@ int32_t Search::Impl::select_child(const Node& node, bool at_root) const {
     for (int i = 0; i < node.num_children; ++i) {
       if (at_root && !root_allowed_[i]) continue;
       const Node& c = children[i];
-      const float n = static_cast<float>(c.visits.load(std::memory_order_relaxed)) + c.prior_visits.load(std::memory_order_relaxed);
+      const float n = static_cast<float>(c.visits.load(std::memory_order_relaxed)) +
+                  c.prior_visits.load(std::memory_order_relaxed);
       const float w = 0.5f * static_cast<float>(c.half_wins.load(std::memory_order_relaxed)) + c.prior_wins;
       const float r = static_cast<float>(c.amaf_visits.load(std::memory_order_relaxed));
       const float a = 0.5f * static_cast<float>(c.amaf_half_wins.load(std::memory_order_relaxed));
