@@ -18,6 +18,36 @@ namespace hane {
 // counts as an escape.
 constexpr LadderLimits kPlayoutLadder{.max_plies = 40, .max_nodes = 60};
 
+namespace {
+
+// Up to N distinct candidate moves of one rule, one of them drawn at random.
+template <size_t N>
+struct Candidates {
+  std::array<Vertex, N> moves;
+  int n = 0;
+  void add(Vertex m) {
+    if (n < static_cast<int>(N) && std::find(moves.begin(), moves.begin() + n, m) == moves.begin() + n) moves[n++] = m;
+  }
+  Vertex pick(Rng& rng) const {
+    if (n == 0) return Vertex::none();
+    return n == 1 ? moves[0] : moves[rng.below(static_cast<uint32_t>(n))];
+  }
+};
+
+// Calls add(lib) with the liberty of every `opp` chain in atari next to the chain of `chain`.
+template <class Add>
+void captures_next_to(const Board& board, Vertex chain, Color opp, Add add) {
+  Vertex s = chain;
+  do {
+    for (const Vertex t : board.neighbours(s)) {
+      if (board.color(t) == opp && board.liberties(t) == 1) add(board.first_liberty(t));
+    }
+    s = board.next_in_chain(s);
+  } while (s != chain);
+}
+
+}  // namespace
+
 // ---- the policy --------------------------------------------------------------------------------
 
 RulesPolicy::RulesPolicy(const RulesOptions& options)
@@ -68,13 +98,7 @@ Vertex RulesPolicy::capture_move() const {
 Vertex RulesPolicy::save_move(Rng& rng) const {
   if (!last_.is_point()) return Vertex::none();
   const Color me = to_move_, opp = opponent(me);
-  std::array<Vertex, 16> moves;
-  int n = 0;
-  auto push = [&](Vertex m) {
-    if (n < static_cast<int>(moves.size()) && std::find(moves.begin(), moves.begin() + n, m) == moves.begin() + n) {
-      moves[n++] = m;
-    }
-  };
+  Candidates<16> moves;
   std::array<Vertex, 4> seen;
   int num_seen = 0;
   for (const Vertex nb : board_.neighbours(last_)) {
@@ -83,15 +107,9 @@ Vertex RulesPolicy::save_move(Rng& rng) const {
     if (std::find(seen.begin(), seen.begin() + num_seen, head) != seen.begin() + num_seen) continue;
     seen[num_seen++] = head;
     // Capture an opponent chain in atari that touches the chain.
-    Vertex s = nb;
-    do {
-      for (const Vertex t : board_.neighbours(s)) {
-        if (board_.color(t) != opp || board_.liberties(t) != 1) continue;
-        const Vertex lib = board_.first_liberty(t);
-        if (acceptable(lib)) push(lib);
-      }
-      s = board_.next_in_chain(s);
-    } while (s != nb);
+    captures_next_to(board_, nb, opp, [&](Vertex lib) {
+      if (acceptable(lib)) moves.add(lib);
+    });
     // Extend, when that leaves at least 2 liberties and, with the ladder check, the chain is
     // not then caught in a ladder.
     const Vertex lib = board_.first_liberty(nb);
@@ -100,39 +118,30 @@ Vertex RulesPolicy::save_move(Rng& rng) const {
         !ladder_escape(board_, lib, me, kPlayoutLadder)) {
       continue;
     }
-    push(lib);
+    moves.add(lib);
   }
-  if (n == 0) return Vertex::none();
-  return n == 1 ? moves[0] : moves[rng.below(static_cast<uint32_t>(n))];
+  return moves.pick(rng);
 }
 
 Vertex RulesPolicy::nakade_move(Rng& rng) const {
   if (!last_.is_point()) return Vertex::none();
   const int i = last_.index(), s = board_.stride();
   const int offsets[8] = {-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1};
-  std::array<Vertex, 8> moves;
-  int n = 0;
+  Candidates<8> moves;
   for (const int offset : offsets) {
     const Vertex v(i + offset);
     int size = 0;
     Color owner = Color::kEmpty;
     if (!board_.is_empty(v) || !nakade_vital(board_, v, &size, &owner)) continue;
-    if (std::find(moves.begin(), moves.begin() + n, v) == moves.begin() + n && acceptable(v)) moves[n++] = v;
+    if (acceptable(v)) moves.add(v);
   }
-  if (n == 0) return Vertex::none();
-  return n == 1 ? moves[0] : moves[rng.below(static_cast<uint32_t>(n))];
+  return moves.pick(rng);
 }
 
 Vertex RulesPolicy::two_liberty_move(Rng& rng) const {
   if (!last_.is_point() || board_.color(last_) == Color::kEmpty) return Vertex::none();
   const Color me = to_move_, opp = opponent(me);
-  std::array<Vertex, 16> moves;
-  int n = 0;
-  auto push = [&](Vertex m) {
-    if (n < static_cast<int>(moves.size()) && std::find(moves.begin(), moves.begin() + n, m) == moves.begin() + n) {
-      moves[n++] = m;
-    }
-  };
+  Candidates<16> moves;
   // Attack: the last move's chain, with 2 liberties, caught by an atari that starts a ladder.
   if (board_.color(last_) == opp && board_.liberties(last_) == 2) {
     std::array<Vertex, 2> libs;
@@ -142,7 +151,7 @@ Vertex RulesPolicy::two_liberty_move(Rng& rng) const {
       // Read only when running at the other liberty keeps at most 2 (v then taken): otherwise
       // the atari fails at once.
       if (!acceptable(v) || liberties_after(board_, run, opp, 4) > 3 || liberties_after(board_, v, me, 2) < 2) continue;
-      if (ladder_capture(board_, v, me, kPlayoutLadder)) push(v);
+      if (ladder_capture(board_, v, me, kPlayoutLadder)) moves.add(v);
     }
   }
   // Defence: the mover's chains next to the last move with 2 liberties that the opponent could
@@ -160,20 +169,13 @@ Vertex RulesPolicy::two_liberty_move(Rng& rng) const {
     if (liberties_after(board_, libs[0], me, 4) > 3 && liberties_after(board_, libs[1], me, 4) > 3) continue;
     if (!ladder_captured(board_, nb, opp, kPlayoutLadder)) continue;
     for (const Vertex v : libs) {
-      if (acceptable(v) && liberties_after(board_, v, me, 3) >= 3) push(v);
+      if (acceptable(v) && liberties_after(board_, v, me, 3) >= 3) moves.add(v);
     }
-    Vertex s = nb;
-    do {
-      for (const Vertex t : board_.neighbours(s)) {
-        if (board_.color(t) != opp || board_.liberties(t) != 1) continue;
-        const Vertex lib = board_.first_liberty(t);
-        if (acceptable(lib)) push(lib);
-      }
-      s = board_.next_in_chain(s);
-    } while (s != nb);
+    captures_next_to(board_, nb, opp, [&](Vertex lib) {
+      if (acceptable(lib)) moves.add(lib);
+    });
   }
-  if (n == 0) return Vertex::none();
-  return n == 1 ? moves[0] : moves[rng.below(static_cast<uint32_t>(n))];
+  return moves.pick(rng);
 }
 
 Vertex RulesPolicy::pattern_move(Rng& rng) const {
@@ -181,15 +183,13 @@ Vertex RulesPolicy::pattern_move(Rng& rng) const {
   const int i = last_.index(), s = board_.stride();
   const int offsets[8] = {-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1};
   const int bit = static_cast<int>(to_move_) - 1;
-  std::array<Vertex, 8> moves;
-  int n = 0;
+  Candidates<8> moves;
   for (const int offset : offsets) {
     const Vertex v(i + offset);
     if (!board_.is_empty(v) || !((patterns_[neighbour_colours(board_, v)] >> bit) & 1)) continue;
-    if (acceptable(v) && !self_atari(v)) moves[n++] = v;
+    if (acceptable(v) && !self_atari(v)) moves.add(v);
   }
-  if (n == 0) return Vertex::none();
-  return n == 1 ? moves[0] : moves[rng.below(static_cast<uint32_t>(n))];
+  return moves.pick(rng);
 }
 
 Vertex RulesPolicy::random_move_without_self_atari(Rng& rng) const {
