@@ -178,6 +178,71 @@ TEST(RulesPolicy, DefendsATwoLibertyChainCaughtInALadder) {
   EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kTwoLiberty});
 }
 
+// Only the two-liberty rule, without ladder reads (Pachi's heuristic).
+RulesOptions two_liberty_heuristic() {
+  RulesOptions o = no_rules();
+  o.two_liberty = 1;
+  o.two_liberty_reads = false;
+  return o;
+}
+
+TEST(RulesPolicy, TwoLibertyHeuristicAtarisOnEitherLibertyAndExtendsToThree) {
+  // Without reading, both ataris on White D6 are candidates (the reads keep only D5).
+  const Board b = board_from_ascii(kLadderStart);
+  std::set<RulesRule> rules;
+  auto counts = sampled(two_liberty_heuristic(), b, Color::kBlack, gtp(b, "D6"), Vertex::none(), 200, &rules);
+  ASSERT_EQ(counts.size(), 2u);
+  EXPECT_GT(counts.at("D5"), 50);
+  EXPECT_GT(counts.at("E6"), 50);
+  EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kTwoLiberty});
+  // White, after Black's C6, extends at either liberty (4 and 3 liberties after).
+  counts = sampled(two_liberty_heuristic(), b, Color::kWhite, gtp(b, "C6"));
+  ASSERT_EQ(counts.size(), 2u);
+  EXPECT_GT(counts.at("D5"), 50);
+  EXPECT_GT(counts.at("E6"), 50);
+}
+
+TEST(RulesPolicy, TwoLibertyHeuristicLeavesAChainWithMiaiAlone) {
+  // White D6 connects at E6 to F6 and at D5 to D4: an atari on either liberty is answered.
+  const Board b = board_from_ascii(R"(
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . X X . . . .
+    . . X O . O . . .
+    . . . . . . . . .
+    . . . O . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)");
+  std::set<RulesRule> rules;
+  sampled(two_liberty_heuristic(), b, Color::kBlack, gtp(b, "D6"), Vertex::none(), 200, &rules);
+  EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kRandom});
+  // With Black F6 and E5 instead of White F6, E6 neither connects nor pulls out: no miai.
+  Board open = b;
+  open.set_stone(gtp(b, "F6"), Color::kBlack);
+  open.set_stone(gtp(b, "E5"), Color::kBlack);
+  rules.clear();
+  sampled(two_liberty_heuristic(), open, Color::kBlack, gtp(b, "D6"), Vertex::none(), 200, &rules);
+  EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kTwoLiberty});
+}
+
+TEST(RulesPolicy, TwoLibertyHeuristicPrefersTheLessLumpyLiberty) {
+  // White B9 has liberties A9 (the corner: wall twice and Black A8 around it) and C9: the
+  // atari from C9 is kept, the one from A9 dropped.
+  const Board b = board_from_ascii(R"(
+    . O . . . . . . .
+    X X . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)");
+  EXPECT_EQ(sampled(two_liberty_heuristic(), b, Color::kBlack, gtp(b, "B9")),
+            (std::map<std::string, int>{{"C9", 200}}));
+}
+
 TEST(RulesPolicy, PlaysTheVitalPointOfAKillingEyeSpace) {
   // White encloses the straight three A1-C1; its vital point is B1, next to White's last move.
   const Board b = board_from_ascii(R"(
@@ -432,11 +497,14 @@ TEST(RulesPolicy, ReadsItsSettings) {
   PolicyOptions o;
   o.settings["rules.capture"] = "0.25";
   o.settings["rules.self_atari_stones"] = "2";
+  o.settings["rules.two_liberty_reads"] = "0";
   o.settings["uniform.other"] = "1";  // another policy's key is not ours to refuse
   absl::StatusOr<RulesOptions> r = rules_options(o);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->capture, 0.25);
   EXPECT_EQ(r->self_atari_stones, 2);
+  EXPECT_FALSE(r->two_liberty_reads);
+  EXPECT_TRUE(RulesOptions{}.two_liberty_reads);
   EXPECT_EQ(r->save, RulesOptions{}.save);
 
   o.settings["rules.capture"] = "1.5";
@@ -445,6 +513,9 @@ TEST(RulesPolicy, ReadsItsSettings) {
   o.settings["rules.ladders"] = "1";
   EXPECT_NE(std::string(rules_options(o).status().message()).find("rules.ladders"), std::string::npos);
   o.settings.erase("rules.ladders");
+  o.settings["rules.two_liberty_reads"] = "0.5";
+  EXPECT_NE(std::string(rules_options(o).status().message()).find("expected 0 or 1"), std::string::npos);
+  o.settings["rules.two_liberty_reads"] = "1";
   o.settings["rules.self_atari_stones"] = "0";
   EXPECT_FALSE(rules_options(o).ok());
 

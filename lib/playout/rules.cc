@@ -140,6 +140,7 @@ Vertex RulesPolicy::nakade_move(Rng& rng) const {
 
 Vertex RulesPolicy::two_liberty_move(Rng& rng) const {
   if (!last_.is_point() || board_.color(last_) == Color::kEmpty) return Vertex::none();
+  if (!options_.two_liberty_reads) return two_liberty_heuristic_move(rng);
   const Color me = to_move_, opp = opponent(me);
   Candidates<16> moves;
   // Attack: the last move's chain, with 2 liberties, caught by an atari that starts a ladder.
@@ -174,6 +175,81 @@ Vertex RulesPolicy::two_liberty_move(Rng& rng) const {
     captures_next_to(board_, nb, opp, [&](Vertex lib) {
       if (acceptable(lib)) moves.add(lib);
     });
+  }
+  return moves.pick(rng);
+}
+
+bool RulesPolicy::miai(Vertex chain) const {
+  const Color owner = board_.color(chain);
+  const Vertex head = board_.chain_head(chain);
+  std::array<Vertex, 2> libs;
+  board_.liberties_of(chain, libs);
+  // At each liberty: does it join another chain of the owner with 2+ liberties, or reach an
+  // empty point other than the other liberty?
+  bool connects[2] = {false, false}, pulls_out[2] = {false, false};
+  for (int k = 0; k < 2; ++k) {
+    for (const Vertex n : board_.neighbours(libs[k])) {
+      if (board_.is_empty(n)) {
+        pulls_out[k] |= n != libs[1 - k];
+      } else if (board_.color(n) == owner && board_.chain_head(n) != head && board_.liberties(n) >= 2) {
+        connects[k] = true;
+      }
+    }
+  }
+  return (connects[0] && (connects[1] || pulls_out[1])) || (connects[1] && pulls_out[0]);
+}
+
+Vertex RulesPolicy::two_liberty_heuristic_move(Rng& rng) const {
+  const Color me = to_move_;
+  Candidates<16> moves;
+  // The mover's moves on the liberties of `chain` (2 liberties): an atari whose stone keeps 2
+  // liberties, or an extension of its own chain to 3+; a "lumpy" liberty (3+ neighbours that are
+  // the attacker's stones or wall) only when the other one does not qualify.
+  auto on_liberties = [&](Vertex chain) {
+    const Color owner = board_.color(chain), attacker = opponent(owner);
+    std::array<Vertex, 2> libs;
+    board_.liberties_of(chain, libs);
+    bool ok[2], lumpy[2];
+    for (int k = 0; k < 2; ++k) {
+      const Vertex v = libs[k];
+      ok[k] = acceptable(v) && liberties_after(board_, v, me, 3) >= (me == owner ? 3 : 2);
+      lumpy[k] = board_.neighbours_or_wall(v, attacker) >= 3;
+    }
+    for (int k = 0; k < 2; ++k) {
+      if (ok[k] && !(lumpy[k] && ok[1 - k] && !lumpy[1 - k])) moves.add(libs[k]);
+    }
+  };
+  std::array<Vertex, 5> seen;
+  int num_seen = 0;
+  auto first_visit = [&](Vertex chain) {
+    const Vertex head = board_.chain_head(chain);
+    if (std::find(seen.begin(), seen.begin() + num_seen, head) != seen.begin() + num_seen) return false;
+    seen[num_seen++] = head;
+    return true;
+  };
+  // Attack: the last move's chain.
+  if (board_.color(last_) == opponent(me) && board_.liberties(last_) == 2 && !miai(last_)) {
+    first_visit(last_);
+    on_liberties(last_);
+  }
+  // Defence: the mover's chains next to the last move; also capture or atari the opponent's
+  // chains next to them.
+  for (const Vertex nb : board_.neighbours(last_)) {
+    if (board_.color(nb) != me || board_.liberties(nb) != 2 || !first_visit(nb) || miai(nb)) continue;
+    on_liberties(nb);
+    const Vertex head = board_.chain_head(nb);
+    Vertex s = head;
+    do {
+      for (const Vertex t : board_.neighbours(s)) {
+        if (board_.color(t) != opponent(me)) continue;
+        if (board_.liberties(t) == 1) {
+          if (acceptable(board_.first_liberty(t))) moves.add(board_.first_liberty(t));
+        } else if (board_.liberties(t) == 2 && first_visit(t)) {
+          on_liberties(t);
+        }
+      }
+      s = board_.next_in_chain(s);
+    } while (s != head);
   }
   return moves.pick(rng);
 }
@@ -270,6 +346,7 @@ absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options) {
       {"rules.self_atari", &r.self_atari},
   };
   constexpr std::string_view kStones = "rules.self_atari_stones";
+  constexpr std::string_view kReads = "rules.two_liberty_reads";
   for (const auto& [key, value] : options.settings) {
     if (!key.starts_with("rules.")) continue;
     bool known = false;
@@ -292,11 +369,18 @@ absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options) {
       r.self_atari_stones = stones;
       known = true;
     }
+    if (key == kReads) {
+      if (value != "0" && value != "1") {
+        return absl::InvalidArgumentError(absl::StrCat("policy setting ", key, "=", value, ": expected 0 or 1"));
+      }
+      r.two_liberty_reads = value == "1";
+      known = true;
+    }
     if (!known) {
       return absl::InvalidArgumentError(absl::StrCat(
           "policy rules has no setting '", key,
-          "' (known: rules.capture, rules.save, rules.ladder, rules.nakade, rules.two_liberty, rules.pattern, "
-          "rules.self_atari, rules.self_atari_stones)"));
+          "' (known: rules.capture, rules.save, rules.ladder, rules.nakade, rules.two_liberty, "
+          "rules.two_liberty_reads, rules.pattern, rules.self_atari, rules.self_atari_stones)"));
     }
   }
   return r;

@@ -19,6 +19,12 @@
 //      more liberties, or capture a chain in atari next to it. One of these moves at random.
 //      (Pachi's moggy: its "2lib" rule.) Unlike the others, this rule draws its rate before it
 //      looks for its move (its ladder reads are dear), so a lower rate also costs less time.
+//      With `two_liberty_reads` 0 it reads no ladder and follows Pachi 12.90's heuristic instead
+//      (tactics/2lib.c): the same chains, unless their owner has miai (connect on both
+//      liberties, or connect on one and pull out on the other); the attacker ataris on a
+//      liberty where its stone keeps 2 liberties, the owner extends where it reaches 3 or
+//      captures a chain in atari next to it or ataris a 2-liberty one; a liberty with 3 or more
+//      attacker stones or wall around it is dropped when the other liberty qualifies.
 //   5. pattern  (rate `pattern`): an empty neighbour of the last move (8-neighbourhood) that
 //      matches one of MoGo's 3x3 hane, cut and edge patterns (features/mogo3x3.h, in all 8
 //      symmetries and both colours); one of them at random.
@@ -47,7 +53,8 @@ namespace hane {
 /// (lcapturerate 90, atarirate always, patternrate 100, selfatarirate 60 plus its always-on
 /// check of the worst self-ataris, which the higher rate here stands for). Settings in
 /// PolicyOptions: "rules.capture", "rules.save", "rules.ladder", "rules.nakade",
-/// "rules.two_liberty", "rules.pattern", "rules.self_atari", "rules.self_atari_stones".
+/// "rules.two_liberty", "rules.two_liberty_reads" (0 or 1), "rules.pattern", "rules.self_atari",
+/// "rules.self_atari_stones".
 struct RulesOptions {
   double capture = 0.9;
   double save = 1.0;
@@ -55,6 +62,8 @@ struct RulesOptions {
   double ladder = 0;
   double nakade = 0;
   double two_liberty = 0;
+  /// The two-liberty rule reads ladders (true) or follows Pachi's heuristic (false).
+  bool two_liberty_reads = true;
   double pattern = 1.0;
   double self_atari = 0.9;
   /// The smallest chain (stones, after the move) whose self-atari is refused; smaller ones are
@@ -89,6 +98,8 @@ class RulesPolicy final : public BoardPolicy {
   Vertex save_move(Rng& rng) const;
   Vertex nakade_move(Rng& rng) const;
   Vertex two_liberty_move(Rng& rng) const;
+  Vertex two_liberty_heuristic_move(Rng& rng) const;
+  bool miai(Vertex chain) const;  // the chain's owner answers an atari on either liberty
   Vertex pattern_move(Rng& rng) const;
   Vertex random_move_without_self_atari(Rng& rng) const;
   bool acceptable(Vertex v) const;  // legal for to_move_ and fills no own eye
