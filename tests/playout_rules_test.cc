@@ -419,9 +419,9 @@ TEST(RulesPolicy, PlaysAPatternMoveAfterAMatchingLastMove) {
 }
 
 // Plays `n` playouts from the empty board, checking every move; returns the rules used.
-std::map<RulesRule, int> check_playouts(int size, int n, uint64_t seed) {
+std::map<RulesRule, int> check_playouts(int size, int n, uint64_t seed, const RulesOptions& options = {}) {
   std::map<RulesRule, int> used;
-  RulesPolicy policy;
+  RulesPolicy policy(options);
   Rng rng(seed);
   const int cap = 3 * size * size;
   int ended_by_passes = 0;
@@ -452,6 +452,19 @@ TEST(RulesPolicy, EveryMoveIsLegalOverManyPlayouts) {
     const std::map<RulesRule, int> used = check_playouts(size, n, static_cast<uint64_t>(size));
     for (const RulesRule r : {RulesRule::kCapture, RulesRule::kSave, RulesRule::kPattern, RulesRule::kRandom}) {
       EXPECT_GT(used.count(r), 0u) << "size " << size << ": rule " << static_cast<int>(r) << " never used";
+    }
+  }
+}
+
+TEST(RulesPolicy, EveryRuleMoveIsLegalOverManyPlayouts) {
+  // Every rule on, the two-liberty rule with and without ladder reads (it then visits many
+  // chains around the last move; the sanitizer pass checks its bookkeeping).
+  for (const bool reads : {true, false}) {
+    RulesOptions o = all_rules();
+    o.two_liberty_reads = reads;
+    for (const auto& [size, n] : {std::pair{9, 200}, std::pair{19, 10}}) {
+      const std::map<RulesRule, int> used = check_playouts(size, n, static_cast<uint64_t>(size) + 7, o);
+      EXPECT_GT(used.count(RulesRule::kTwoLiberty), 0u) << "size " << size << ", reads " << reads;
     }
   }
 }

@@ -219,11 +219,16 @@ Vertex RulesPolicy::two_liberty_heuristic_move(Rng& rng) const {
       if (ok[k] && !(lumpy[k] && ok[1 - k] && !lumpy[1 - k])) moves.add(libs[k]);
     }
   };
-  std::array<Vertex, 5> seen;
+  // The chains looked at so far (the last move's, up to 4 of the mover's and their opponent
+  // neighbours); when full, no further chain is looked at.
+  std::array<Vertex, 24> seen;
   int num_seen = 0;
   auto first_visit = [&](Vertex chain) {
     const Vertex head = board_.chain_head(chain);
-    if (std::find(seen.begin(), seen.begin() + num_seen, head) != seen.begin() + num_seen) return false;
+    if (num_seen == static_cast<int>(seen.size()) ||
+        std::find(seen.begin(), seen.begin() + num_seen, head) != seen.begin() + num_seen) {
+      return false;
+    }
     seen[num_seen++] = head;
     return true;
   };
