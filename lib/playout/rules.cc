@@ -34,16 +34,39 @@ struct Candidates {
   }
 };
 
-// Calls add(lib) with the liberty of every `opp` chain in atari next to the chain of `chain`.
-template <class Add>
-void captures_next_to(const Board& board, Vertex chain, Color opp, Add add) {
+// Up to N distinct chains (by head) that a rule has looked at.
+template <size_t N>
+struct Chains {
+  std::array<Vertex, N> heads;
+  int n = 0;
+  // True the first time the chain of `v` is seen; false when seen before or when full.
+  bool first_visit(const Board& board, Vertex v) {
+    const Vertex head = board.chain_head(v);
+    if (n == static_cast<int>(N) || std::find(heads.begin(), heads.begin() + n, head) != heads.begin() + n) return false;
+    heads[n++] = head;
+    return true;
+  }
+};
+
+// Calls visit(t) with a stone t of each `opp` stone next to the chain of `chain` (a chain
+// touching it twice is visited twice).
+template <class Visit>
+void opponents_next_to(const Board& board, Vertex chain, Color opp, Visit visit) {
   Vertex s = chain;
   do {
     for (const Vertex t : board.neighbours(s)) {
-      if (board.color(t) == opp && board.liberties(t) == 1) add(board.first_liberty(t));
+      if (board.color(t) == opp) visit(t);
     }
     s = board.next_in_chain(s);
   } while (s != chain);
+}
+
+// Calls add(lib) with the liberty of every `opp` chain in atari next to the chain of `chain`.
+template <class Add>
+void captures_next_to(const Board& board, Vertex chain, Color opp, Add add) {
+  opponents_next_to(board, chain, opp, [&](Vertex t) {
+    if (board.liberties(t) == 1) add(board.first_liberty(t));
+  });
 }
 
 }  // namespace
@@ -99,13 +122,9 @@ Vertex RulesPolicy::save_move(Rng& rng) const {
   if (!last_.is_point()) return Vertex::none();
   const Color me = to_move_, opp = opponent(me);
   Candidates<16> moves;
-  std::array<Vertex, 4> seen;
-  int num_seen = 0;
+  Chains<4> seen;
   for (const Vertex nb : board_.neighbours(last_)) {
-    if (board_.color(nb) != me || board_.liberties(nb) != 1) continue;
-    const Vertex head = board_.chain_head(nb);
-    if (std::find(seen.begin(), seen.begin() + num_seen, head) != seen.begin() + num_seen) continue;
-    seen[num_seen++] = head;
+    if (board_.color(nb) != me || board_.liberties(nb) != 1 || !seen.first_visit(board_, nb)) continue;
     // Capture an opponent chain in atari that touches the chain.
     captures_next_to(board_, nb, opp, [&](Vertex lib) {
       if (acceptable(lib)) moves.add(lib);
@@ -157,13 +176,9 @@ Vertex RulesPolicy::two_liberty_move(Rng& rng) const {
   }
   // Defence: the mover's chains next to the last move with 2 liberties that the opponent could
   // catch in a ladder.
-  std::array<Vertex, 4> seen;
-  int num_seen = 0;
+  Chains<4> seen;
   for (const Vertex nb : board_.neighbours(last_)) {
-    if (board_.color(nb) != me || board_.liberties(nb) != 2) continue;
-    const Vertex head = board_.chain_head(nb);
-    if (std::find(seen.begin(), seen.begin() + num_seen, head) != seen.begin() + num_seen) continue;
-    seen[num_seen++] = head;
+    if (board_.color(nb) != me || board_.liberties(nb) != 2 || !seen.first_visit(board_, nb)) continue;
     std::array<Vertex, 2> libs;
     board_.liberties_of(nb, libs);
     // Safe at once when running at either liberty, the other taken, reaches 3 liberties.
@@ -179,11 +194,9 @@ Vertex RulesPolicy::two_liberty_move(Rng& rng) const {
   return moves.pick(rng);
 }
 
-bool RulesPolicy::miai(Vertex chain) const {
+bool RulesPolicy::miai(Vertex chain, const std::array<Vertex, 2>& libs) const {
   const Color owner = board_.color(chain);
   const Vertex head = board_.chain_head(chain);
-  std::array<Vertex, 2> libs;
-  board_.liberties_of(chain, libs);
   // At each liberty: does it join another chain of the owner with 2+ liberties, or reach an
   // empty point other than the other liberty?
   bool connects[2] = {false, false}, pulls_out[2] = {false, false};
@@ -205,10 +218,8 @@ Vertex RulesPolicy::two_liberty_heuristic_move(Rng& rng) const {
   // The mover's moves on the liberties of `chain` (2 liberties): an atari whose stone keeps 2
   // liberties, or an extension of its own chain to 3+; a "lumpy" liberty (3+ neighbours that are
   // the attacker's stones or wall) only when the other one does not qualify.
-  auto on_liberties = [&](Vertex chain) {
+  auto on_liberties = [&](Vertex chain, const std::array<Vertex, 2>& libs) {
     const Color owner = board_.color(chain), attacker = opponent(owner);
-    std::array<Vertex, 2> libs;
-    board_.liberties_of(chain, libs);
     bool ok[2], lumpy[2];
     for (int k = 0; k < 2; ++k) {
       const Vertex v = libs[k];
@@ -221,40 +232,33 @@ Vertex RulesPolicy::two_liberty_heuristic_move(Rng& rng) const {
   };
   // The chains looked at so far (the last move's, up to 4 of the mover's and their opponent
   // neighbours); when full, no further chain is looked at.
-  std::array<Vertex, 24> seen;
-  int num_seen = 0;
-  auto first_visit = [&](Vertex chain) {
-    const Vertex head = board_.chain_head(chain);
-    if (num_seen == static_cast<int>(seen.size()) ||
-        std::find(seen.begin(), seen.begin() + num_seen, head) != seen.begin() + num_seen) {
-      return false;
-    }
-    seen[num_seen++] = head;
-    return true;
-  };
+  Chains<24> seen;
+  std::array<Vertex, 2> libs;
   // Attack: the last move's chain.
-  if (board_.color(last_) == opponent(me) && board_.liberties(last_) == 2 && !miai(last_)) {
-    first_visit(last_);
-    on_liberties(last_);
+  if (board_.color(last_) == opponent(me) && board_.liberties(last_) == 2) {
+    board_.liberties_of(last_, libs);
+    if (!miai(last_, libs)) {
+      seen.first_visit(board_, last_);
+      on_liberties(last_, libs);
+    }
   }
   // Defence: the mover's chains next to the last move; also capture or atari the opponent's
   // chains next to them.
   for (const Vertex nb : board_.neighbours(last_)) {
-    if (board_.color(nb) != me || board_.liberties(nb) != 2 || !first_visit(nb) || miai(nb)) continue;
-    on_liberties(nb);
-    const Vertex head = board_.chain_head(nb);
-    Vertex s = head;
-    do {
-      for (const Vertex t : board_.neighbours(s)) {
-        if (board_.color(t) != opponent(me)) continue;
-        if (board_.liberties(t) == 1) {
-          if (acceptable(board_.first_liberty(t))) moves.add(board_.first_liberty(t));
-        } else if (board_.liberties(t) == 2 && first_visit(t)) {
-          on_liberties(t);
-        }
+    if (board_.color(nb) != me || board_.liberties(nb) != 2 || !seen.first_visit(board_, nb)) continue;
+    board_.liberties_of(nb, libs);
+    if (miai(nb, libs)) continue;
+    on_liberties(nb, libs);
+    opponents_next_to(board_, board_.chain_head(nb), opponent(me), [&](Vertex t) {
+      if (board_.liberties(t) == 1) {
+        const Vertex lib = board_.first_liberty(t);
+        if (acceptable(lib)) moves.add(lib);
+      } else if (board_.liberties(t) == 2 && seen.first_visit(board_, t)) {
+        std::array<Vertex, 2> t_libs;
+        board_.liberties_of(t, t_libs);
+        on_liberties(t, t_libs);
       }
-      s = board_.next_in_chain(s);
-    } while (s != head);
+    });
   }
   return moves.pick(rng);
 }

@@ -38,6 +38,7 @@
 // draws nothing, so with every rate 0 the policy plays exactly the uniform policy's moves.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -99,7 +100,8 @@ class RulesPolicy final : public BoardPolicy {
   Vertex nakade_move(Rng& rng) const;
   Vertex two_liberty_move(Rng& rng) const;
   Vertex two_liberty_heuristic_move(Rng& rng) const;
-  bool miai(Vertex chain) const;  // the chain's owner answers an atari on either liberty
+  // The owner of `chain` (liberties `libs`) answers an atari on either liberty.
+  bool miai(Vertex chain, const std::array<Vertex, 2>& libs) const;
   Vertex pattern_move(Rng& rng) const;
   Vertex random_move_without_self_atari(Rng& rng) const;
   bool acceptable(Vertex v) const;  // legal for to_move_ and fills no own eye
