@@ -74,6 +74,14 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
       ->check(positive_number())
       ->capture_default_str()
       ->group(group);
+  cmd->add_option("--amaf-distance", s.amaf_distance,
+                  "AMAF weight of earlier moves: 1 + N * (moves left after it) / (moves left after the node), as Pachi's distance_rave")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str()
+      ->group(group);
+  cmd->add_flag_callback("--no-amaf-ko-threats", [&s] { s.amaf_ko_threats = false; },
+                         "No AMAF credit to the ko threats of a ko fight that starts at a node (Pachi's threat_rave=0)")
+      ->group(group);
   cmd->add_option("--uct-c", s.uct_c, "UCB exploration constant")->check(non_negative_number())->capture_default_str()->group(group);
   cmd->add_flag("--prune-ladders", s.prune_ladders,
                 "Leave out of new tree nodes the moves that run from a working ladder (as the ladder reader shows)")

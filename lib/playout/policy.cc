@@ -2,7 +2,8 @@
 
 namespace hane {
 
-PlayoutResult run_playout(PlayoutPolicy& policy, Rng& rng, int max_moves, std::vector<Move>* played) {
+PlayoutResult run_playout(PlayoutPolicy& policy, Rng& rng, int max_moves, std::vector<Move>* played,
+                          std::vector<uint8_t>* ko_captures) {
   const int size = policy.board().size();
   if (max_moves < 0) max_moves = 3 * size * size;
   PlayoutResult result;
@@ -13,6 +14,7 @@ PlayoutResult run_playout(PlayoutPolicy& policy, Rng& rng, int max_moves, std::v
     passes = v.is_pass() ? passes + 1 : 0;
     policy.play(v);
     if (played) played->push_back({c, v});
+    if (ko_captures) ko_captures->push_back(!policy.board().ko_point().is_none());
     ++result.moves;
   }
   result.score = area_score(policy.board());

@@ -28,7 +28,8 @@ double process_cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS
 }  // namespace
 
 Search::Impl::Impl(const SearchOptions& options, std::unique_ptr<PlayoutPolicy> policy, std::unique_ptr<Guesser> guesser)
-    : options_(options), rave_equiv_(static_cast<float>(options.rave_equiv)), pool_(static_cast<size_t>(options.max_tree_mb) << 20) {
+    : options_(options), rave_equiv_(static_cast<float>(options.rave_equiv)),
+      amaf_weights_{options.amaf_distance, options.amaf_ko_threats}, pool_(static_cast<size_t>(options.max_tree_mb) << 20) {
   for (int t = 0; t < options.threads; ++t) {
     auto w = std::make_unique<Worker>();
     w->policy = t == 0 ? std::move(policy) : workers_[0]->policy->clone();
@@ -65,9 +66,9 @@ absl::StatusOr<std::unique_ptr<Search>> Search::create(const SearchOptions& opti
     return absl::InvalidArgumentError(absl::StrCat("search tree memory must be >= 1 MB, got ", options.max_tree_mb));
   }
   if (!(options.rave_equiv > 0) || options.prior_weight < 0 || options.prior_even < 0 || options.uct_c < 0 ||
-      options.expand_visits < 1 || options.playouts < 0 || options.visits < 0) {
+      options.amaf_distance < 0 || options.expand_visits < 1 || options.playouts < 0 || options.visits < 0) {
     return absl::InvalidArgumentError(
-        "search options out of range: rave_equiv > 0, prior_weight, prior_even, uct_c, playouts, visits >= 0, "
+        "search options out of range: rave_equiv > 0, prior_weight, prior_even, uct_c, amaf_distance, playouts, visits >= 0, "
         "expand_visits >= 1");
   }
   if (options.playouts == 0 && options.visits == 0) {
@@ -154,7 +155,8 @@ SearchResult Search::Impl::search(const Game& game, Color to_play, const SearchL
   const int nv = root_board_.geometry().num_vertices();
   const size_t reserve = static_cast<size_t>(4 * root_board_.size() * root_board_.size() + 16);
   for (auto& w : workers_) {
-    w->first_color.assign(nv, 0);
+    if (static_cast<int>(w->amaf.color.size()) != nv) w->amaf = search_internal::AmafScratch(nv);
+    if (w->ko_captures.capacity() < reserve) w->ko_captures.reserve(reserve);
     w->owner_sum.assign(nv, 0);
     w->simulations = 0;
     if (w->moves.capacity() < reserve) w->moves.reserve(reserve);

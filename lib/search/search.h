@@ -10,7 +10,9 @@
 // Knowledge in UCT", ICML 2007).
 //
 // AMAF: for each node on the path, every child whose move its player played first later in the
-// same simulation (tree part and playout part) gets one AMAF visit with that simulation's result.
+// same simulation (tree part and playout part) gets one AMAF visit with that simulation's result
+// (with `amaf_distance`, more for earlier moves; without `amaf_ko_threats`, none for the ko
+// threats of a ko fight that starts at the node, as Pachi's ucb1amaf).
 //
 // Priors ("equivalent experience", Pachi's `eqex`; Fuego's prior knowledge): when a node is
 // expanded, each child gets `prior_even` virtual visits at win rate 0.5, and, with a guesser,
@@ -76,6 +78,13 @@ struct SearchOptions {
   /// RAVE equivalence parameter (Pachi's `equiv_rave`): AMAF counts as much as the direct value
   /// after about this many visits.
   double rave_equiv = 3000;
+  /// AMAF weight by distance (Pachi's `distance_rave`): a move first played at index f of a
+  /// simulation of L moves weighs 1 + amaf_distance · (L − f) / (L − j + 1) at the node of depth
+  /// j (rounded down; 0 = every credited move weighs 1).
+  int amaf_distance = 0;
+  /// Give AMAF credit to ko threats played before the ko is retaken (Pachi's `threat_rave` = 1);
+  /// false gives none (Pachi's default 0).
+  bool amaf_ko_threats = true;
   /// UCB exploration constant c (0 = RAVE and priors alone drive exploration, as in Pachi's
   /// default `ucb1amaf`).
   double uct_c = 0;

@@ -35,14 +35,36 @@ struct Prior {
 };
 Prior child_prior(double even, double weight, double p, double scale);
 
+/// How one simulation's AMAF credit is weighted (search.h, "AMAF"; Pachi's ucb1amaf
+/// `distance_rave` and `threat_rave`).
+struct AmafWeights {
+  /// A move first played at index f of a simulation of L moves, credited at a node of depth j,
+  /// weighs 1 + distance · (L − f) / (L − j + 1), rounded down: earlier moves count more (0 = all
+  /// 1; Pachi's default 3 gives 3, 2 or 1).
+  int distance = 0;
+  /// Credit ko threats played before the ko is retaken; false gives them no credit (below).
+  bool ko_threats = true;
+};
+
+/// Scratch of backup_amaf() for boards of `num_vertices` vertices (left clean by each call).
+struct AmafScratch {
+  explicit AmafScratch(int num_vertices = 0) : color(num_vertices, 0), index(num_vertices, 0) {}
+  std::vector<uint8_t> color;  // the colour that played the vertex first from the move scanned on
+  std::vector<int32_t> index;  // and the index of that move
+};
+
 /// The AMAF backup of one simulation (search.h, "AMAF"): `moves` are the simulation's moves
 /// (its first `path.size() - 1` in the tree, then the playout's), `path` the pool indices of
 /// the tree nodes from the root, `black_half` Black's half-wins. For the node at depth j and
 /// each of its children whose move was first played, from move j on, by the colour to move at
-/// j, adds one AMAF visit and that colour's half-wins. `first_color` is scratch of at least
-/// num_vertices entries, all 0 (left all 0).
-void backup_amaf(NodePool& pool, std::span<const int32_t> path, std::span<const Move> moves, int black_half,
-                 std::span<uint8_t> first_color);
+/// j, adds the move's weight (`weights`) in AMAF visits and weight × that colour's half-wins.
+/// `ko_captures` (empty, or one flag per move) marks the moves that took a simple ko: when move
+/// j takes a ko and `weights.ko_threats` is false, the mover's moves at distances 4, 10, 16, …
+/// from j get no credit while the ko fight goes on (every third move retakes the ko): they are
+/// the threats played before retaking (Pachi's ko_length, after S.-C. Huang's PhD thesis on Erica).
+void backup_amaf(NodePool& pool, std::span<const int32_t> path, std::span<const Move> moves,
+                 std::span<const uint8_t> ko_captures, int black_half, const AmafWeights& weights,
+                 AmafScratch& scratch);
 
 /// Everything one search thread owns.
 struct Worker {
@@ -51,7 +73,8 @@ struct Worker {
   Rng rng;
   std::vector<Move> moves;
   std::vector<int32_t> path;
-  std::vector<uint8_t> first_color;
+  AmafScratch amaf;
+  std::vector<uint8_t> ko_captures;  // per move of `moves` (run_playout)
   std::vector<int32_t> owner_sum;
   int64_t simulations = 0;  // in this search
   std::vector<Vertex> candidates;
@@ -99,6 +122,7 @@ class Search::Impl {
 
   SearchOptions options_;
   float rave_equiv_;
+  search_internal::AmafWeights amaf_weights_;
   search_internal::NodePool pool_;
   std::vector<std::unique_ptr<Worker>> workers_;
   Rng end_rng_;

@@ -32,30 +32,56 @@ Prior child_prior(double even, double weight, double p, double scale) {
   return {static_cast<float>(even + bonus), static_cast<float>(even / 2 + bonus)};
 }
 
-void backup_amaf(NodePool& pool, std::span<const int32_t> path, std::span<const Move> moves, int black_half,
-                 std::span<uint8_t> first_color) {
-  // Scanning the simulation backwards leaves first_color[v] = the colour that played v first
-  // from move j on; at j = the depth of a path node, update that node's children.
+void backup_amaf(NodePool& pool, std::span<const int32_t> path, std::span<const Move> moves,
+                 std::span<const uint8_t> ko_captures, int black_half, const AmafWeights& weights,
+                 AmafScratch& scratch) {
+  // Scanning the simulation backwards leaves color[v] = the colour that played v first from move
+  // j on and index[v] its move index; at j = the depth of a path node, update that node's children.
   const size_t tree_moves = path.empty() ? 0 : path.size() - 1;
+  const int length = static_cast<int>(moves.size());
+  uint8_t* first = scratch.color.data();
+  int32_t* first_at = scratch.index.data();
   for (size_t j = moves.size(); j-- > 0;) {
     const Move& m = moves[j];
-    if (m.vertex.is_point()) first_color[m.vertex.index()] = static_cast<uint8_t>(m.color);
+    if (m.vertex.is_point()) {
+      first[m.vertex.index()] = static_cast<uint8_t>(m.color);
+      first_at[m.vertex.index()] = static_cast<int32_t>(j);
+    }
     if (j >= tree_moves) continue;
     const Node& parent = pool[path[j]];
     const uint8_t mover = static_cast<uint8_t>(m.color);
     const int half = half_wins_for(m.color, black_half);
     Node* children = &pool[parent.first_child];  // contiguous
-    const uint8_t* first = first_color.data();
+    if (weights.distance == 0 && (weights.ko_threats || ko_captures.empty() || !ko_captures[j])) {
+      for (int k = 0; k < parent.num_children; ++k) {
+        Node& c = children[k];
+        // Branch-free: pass (index 0) never matches, as color[0] stays 0.
+        const int32_t hit = first[c.move] == mover;
+        racy_add(c.amaf_visits, hit);
+        racy_add(c.amaf_half_wins, hit * half);
+      }
+      continue;
+    }
+    // The ko fight that move j opens: it goes on while every third move retakes the ko.
+    int ko_length = 0;
+    if (!weights.ko_threats && !ko_captures.empty() && ko_captures[j]) {
+      ko_length = 1;
+      while (static_cast<int>(j) + ko_length + 2 < length && ko_captures[j + ko_length + 2]) ko_length += 3;
+    }
+    const int rest = length - static_cast<int>(j) + 1;
     for (int k = 0; k < parent.num_children; ++k) {
       Node& c = children[k];
-      // Branch-free: pass (index 0) never matches, as first_color[0] stays 0.
-      const int32_t hit = first[c.move] == mover;
-      racy_add(c.amaf_visits, hit);
-      racy_add(c.amaf_half_wins, hit * half);
+      if (first[c.move] != mover) continue;
+      const int f = first_at[c.move];
+      const int d = f - static_cast<int>(j);
+      if (d <= ko_length && d % 6 == 4) continue;  // a ko threat before retaking
+      const int32_t weight = 1 + weights.distance * (length - f) / rest;
+      racy_add(c.amaf_visits, weight);
+      racy_add(c.amaf_half_wins, weight * half);
     }
   }
   for (const Move& m : moves) {
-    if (m.vertex.is_point()) first_color[m.vertex.index()] = 0;
+    if (m.vertex.is_point()) first[m.vertex.index()] = 0;
   }
 }
 
@@ -173,6 +199,7 @@ void Search::Impl::simulate(Worker& w) {
   PlayoutPolicy& policy = *w.policy;
   policy.reset(root_board_, root_color_, root_last_, root_second_last_);
   w.moves.clear();
+  w.ko_captures.clear();
   w.path.clear();
   w.path.push_back(root_);
   Node* node = &pool_[root_];
@@ -199,6 +226,7 @@ void Search::Impl::simulate(Worker& w) {
     const Vertex v = node->vertex();
     policy.play(v);
     w.moves.push_back({color, v});
+    w.ko_captures.push_back(!policy.board().ko_point().is_none());
     w.path.push_back(child);
     second_last = last;
     last = v;
@@ -219,7 +247,7 @@ void Search::Impl::simulate(Worker& w) {
   if (repeated) {
     black_half = w.moves.back().color == Color::kBlack ? 0 : 2;  // a loss for the move's player
   } else {
-    const PlayoutResult result = run_playout(policy, w.rng, -1, &w.moves);
+    const PlayoutResult result = run_playout(policy, w.rng, -1, &w.moves, &w.ko_captures);
     const double margin = result.score.margin(komi_);
     black_half = margin > 0 ? 2 : margin == 0 ? 1 : 0;
   }
@@ -230,7 +258,7 @@ void Search::Impl::simulate(Worker& w) {
   for (size_t d = 1; d < w.path.size(); ++d) {
     pool_[w.path[d]].half_wins.fetch_add(half_wins_for(w.moves[d - 1].color, black_half), std::memory_order_relaxed);
   }
-  search_internal::backup_amaf(pool_, w.path, w.moves, black_half, w.first_color);
+  search_internal::backup_amaf(pool_, w.path, w.moves, w.ko_captures, black_half, amaf_weights_, w.amaf);
 }
 
 }  // namespace hane
