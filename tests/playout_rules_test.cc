@@ -418,6 +418,33 @@ TEST(RulesPolicy, PlaysAPatternMoveAfterAMatchingLastMove) {
   EXPECT_GT(elsewhere.size(), 20u);
 }
 
+TEST(RulesPolicy, PatternSecondAlsoAnswersAroundTheSecondLastMove) {
+  // Black's previous move was E5 next to white D5, and White passed: with pattern_second the
+  // pattern rule answers around E5 (the enclosing hanes D4 and D6 of D5 among them).
+  const Board b = board_from_ascii(R"(
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . X O X . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)");
+  RulesOptions o = all_rules();
+  o.pattern_second = 1;
+  std::set<RulesRule> rules;
+  const auto counts = sampled(o, b, Color::kBlack, Vertex::pass(), gtp(b, "E5"), 200, &rules);
+  const std::set<std::string> around{"D4", "D6", "E4", "E6", "F4", "F5", "F6"};
+  for (const auto& [v, k] : counts) EXPECT_TRUE(around.contains(v)) << v;
+  EXPECT_TRUE(counts.contains("D4"));
+  EXPECT_TRUE(counts.contains("D6"));
+  EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kPattern});
+  // Without it, the pass leaves the pattern rule nothing to answer.
+  const auto without = sampled(all_rules(), b, Color::kBlack, Vertex::pass(), gtp(b, "E5"));
+  EXPECT_GT(without.size(), 20u);
+}
+
 // Plays `n` playouts from the empty board, checking every move; returns the rules used.
 std::map<RulesRule, int> check_playouts(int size, int n, uint64_t seed, const RulesOptions& options = {}) {
   std::map<RulesRule, int> used;
@@ -511,6 +538,7 @@ TEST(RulesPolicy, ReadsItsSettings) {
   o.settings["rules.capture"] = "0.25";
   o.settings["rules.self_atari_stones"] = "2";
   o.settings["rules.two_liberty_reads"] = "0";
+  o.settings["rules.pattern_second"] = "1";
   o.settings["uniform.other"] = "1";  // another policy's key is not ours to refuse
   absl::StatusOr<RulesOptions> r = rules_options(o);
   ASSERT_TRUE(r.ok()) << r.status();
@@ -518,6 +546,7 @@ TEST(RulesPolicy, ReadsItsSettings) {
   EXPECT_EQ(r->self_atari_stones, 2);
   EXPECT_FALSE(r->two_liberty_reads);
   EXPECT_TRUE(RulesOptions{}.two_liberty_reads);
+  EXPECT_EQ(r->pattern_second, 1);
   EXPECT_EQ(r->save, RulesOptions{}.save);
 
   o.settings["rules.capture"] = "1.5";

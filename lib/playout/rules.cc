@@ -81,6 +81,7 @@ RulesPolicy::RulesPolicy(const RulesOptions& options)
       nakade_threshold_(threshold(options.nakade)),
       two_liberty_threshold_(threshold(options.two_liberty)),
       pattern_threshold_(threshold(options.pattern)),
+      pattern_second_threshold_(threshold(options.pattern_second)),
       self_atari_threshold_(threshold(options.self_atari)),
       patterns_(mogo3x3_table().data()) {}
 
@@ -263,17 +264,22 @@ Vertex RulesPolicy::two_liberty_heuristic_move(Rng& rng) const {
   return moves.pick(rng);
 }
 
-Vertex RulesPolicy::pattern_move(Rng& rng) const {
-  if (!last_.is_point()) return Vertex::none();
-  const int i = last_.index(), s = board_.stride();
+template <typename C>
+void RulesPolicy::add_pattern_moves(Vertex around, C& moves) const {
+  const int i = around.index(), s = board_.stride();
   const int offsets[8] = {-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1};
   const int bit = static_cast<int>(to_move_) - 1;
-  Candidates<8> moves;
   for (const int offset : offsets) {
     const Vertex v(i + offset);
     if (!board_.is_empty(v) || !((patterns_[neighbour_colours(board_, v)] >> bit) & 1)) continue;
     if (acceptable(v) && !self_atari(v)) moves.add(v);
   }
+}
+
+Vertex RulesPolicy::pattern_move(Rng& rng) const {
+  Candidates<16> moves;
+  if (last_.is_point()) add_pattern_moves(last_, moves);
+  if (second_last_.is_point() && fires(pattern_second_threshold_, rng)) add_pattern_moves(second_last_, moves);
   return moves.pick(rng);
 }
 
@@ -352,6 +358,7 @@ absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options) {
       {"rules.nakade", &r.nakade},
       {"rules.two_liberty", &r.two_liberty},
       {"rules.pattern", &r.pattern},
+      {"rules.pattern_second", &r.pattern_second},
       {"rules.self_atari", &r.self_atari},
   };
   constexpr std::string_view kStones = "rules.self_atari_stones";
@@ -389,7 +396,7 @@ absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options) {
       return absl::InvalidArgumentError(absl::StrCat(
           "policy rules has no setting '", key,
           "' (known: rules.capture, rules.save, rules.ladder, rules.nakade, rules.two_liberty, "
-          "rules.two_liberty_reads, rules.pattern, rules.self_atari, rules.self_atari_stones)"));
+          "rules.two_liberty_reads, rules.pattern, rules.pattern_second, rules.self_atari, rules.self_atari_stones)"));
     }
   }
   return r;

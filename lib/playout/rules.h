@@ -27,7 +27,8 @@
 //      attacker stones or wall around it is dropped when the other liberty qualifies.
 //   5. pattern  (rate `pattern`): an empty neighbour of the last move (8-neighbourhood) that
 //      matches one of MoGo's 3x3 hane, cut and edge patterns (features/mogo3x3.h, in all 8
-//      symmetries and both colours); one of them at random.
+//      symmetries and both colours); one of them at random. With rate `pattern_second`, the
+//      neighbours of the second-last move (the mover's own previous move) are candidates too.
 //   6. random: a uniformly random move (uniform.h) that fills no own eye; with rate
 //      `self_atari`, moves that leave a chain of `self_atari_stones` or more stones in atari
 //      without capturing (features/tactics.h is_self_atari) are refused (and passing is
@@ -54,8 +55,8 @@ namespace hane {
 /// (lcapturerate 90, atarirate always, patternrate 100, selfatarirate 60 plus its always-on
 /// check of the worst self-ataris, which the higher rate here stands for). Settings in
 /// PolicyOptions: "rules.capture", "rules.save", "rules.ladder", "rules.nakade",
-/// "rules.two_liberty", "rules.two_liberty_reads" (0 or 1), "rules.pattern", "rules.self_atari",
-/// "rules.self_atari_stones".
+/// "rules.two_liberty", "rules.two_liberty_reads" (0 or 1), "rules.pattern",
+/// "rules.pattern_second", "rules.self_atari", "rules.self_atari_stones".
 struct RulesOptions {
   double capture = 0.9;
   double save = 1.0;
@@ -66,6 +67,8 @@ struct RulesOptions {
   /// The two-liberty rule reads ladders (true) or follows Pachi's heuristic (false).
   bool two_liberty_reads = true;
   double pattern = 1.0;
+  /// Rate at which the pattern rule also looks around the second-last move.
+  double pattern_second = 0;
   double self_atari = 0.9;
   /// The smallest chain (stones, after the move) whose self-atari is refused; smaller ones are
   /// allowed, as nakade and throw-ins need them. >= 1.
@@ -103,13 +106,16 @@ class RulesPolicy final : public BoardPolicy {
   // The owner of `chain` (liberties `libs`) answers an atari on either liberty.
   bool miai(Vertex chain, const std::array<Vertex, 2>& libs) const;
   Vertex pattern_move(Rng& rng) const;
+  // Adds the empty neighbours of `around` that match a pattern and are acceptable.
+  template <typename C>
+  void add_pattern_moves(Vertex around, C& moves) const;
   Vertex random_move_without_self_atari(Rng& rng) const;
   bool acceptable(Vertex v) const;  // legal for to_move_ and fills no own eye
   bool self_atari(Vertex v) const;  // a refused self-atari for to_move_ (tactics.h is_self_atari)
 
   RulesOptions options_;
   uint64_t capture_threshold_, save_threshold_, ladder_threshold_, nakade_threshold_, two_liberty_threshold_,
-      pattern_threshold_, self_atari_threshold_;
+      pattern_threshold_, pattern_second_threshold_, self_atari_threshold_;
   const uint8_t* patterns_;  // features/mogo3x3.h's table: 2^16 keys, bit 0 black, bit 1 white
   RulesRule last_rule_ = RulesRule::kRandom;
 };
