@@ -445,6 +445,45 @@ TEST(RulesPolicy, PatternSecondAlsoAnswersAroundTheSecondLastMove) {
   EXPECT_GT(without.size(), 20u);
 }
 
+TEST(RulesPolicy, KoRuleRetakesAfterAThreatAndItsAnswer) {
+  // Black E5 takes the ko at D5.
+  const Board b = board_from_ascii(R"(
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . X O . . . .
+    . . X O . O . . .
+    . . . X O . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)");
+  RulesOptions o = no_rules();
+  o.ko = 1;
+  RulesPolicy policy(o);
+  // The moves sampled after `moves`, from Black's E5 on, over 100 seeds.
+  auto after = [&](std::vector<std::string> moves) {
+    std::map<std::string, int> counts;
+    std::set<RulesRule> rules;
+    for (int seed = 0; seed < 100; ++seed) {
+      policy.reset(b, Color::kBlack);
+      policy.play(gtp(b, "E5"));
+      for (const std::string& m : moves) policy.play(gtp(b, m.c_str()));
+      Rng rng(seed);
+      ++counts[to_gtp(policy.sample(rng), 9)];
+      rules.insert(policy.last_rule());
+    }
+    return std::pair{counts, rules};
+  };
+  // Right after the capture White may not retake: the rule has nothing.
+  EXPECT_FALSE(after({}).first.contains("D5"));
+  // After White's threat A1 and Black's answer J9, White retakes.
+  const auto [retake, rules] = after({"A1", "J9"});
+  EXPECT_EQ(retake, (std::map<std::string, int>{{"D5", 100}}));
+  EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kKo});
+  // Four moves after the capture the ko is old: the moves are random again.
+  EXPECT_LT(after({"A1", "J9", "A2", "J8"}).first["D5"], 20);
+}
+
 // Plays `n` playouts from the empty board, checking every move; returns the rules used.
 std::map<RulesRule, int> check_playouts(int size, int n, uint64_t seed, const RulesOptions& options = {}) {
   std::map<RulesRule, int> used;
@@ -489,9 +528,11 @@ TEST(RulesPolicy, EveryRuleMoveIsLegalOverManyPlayouts) {
   for (const bool reads : {true, false}) {
     RulesOptions o = all_rules();
     o.two_liberty_reads = reads;
+    o.ko = o.pattern_second = 1;
     for (const auto& [size, n] : {std::pair{9, 200}, std::pair{19, 10}}) {
       const std::map<RulesRule, int> used = check_playouts(size, n, static_cast<uint64_t>(size) + 7, o);
       EXPECT_GT(used.count(RulesRule::kTwoLiberty), 0u) << "size " << size << ", reads " << reads;
+      EXPECT_GT(used.count(RulesRule::kKo), 0u) << "size " << size << ", reads " << reads;
     }
   }
 }
@@ -539,6 +580,7 @@ TEST(RulesPolicy, ReadsItsSettings) {
   o.settings["rules.self_atari_stones"] = "2";
   o.settings["rules.two_liberty_reads"] = "0";
   o.settings["rules.pattern_second"] = "1";
+  o.settings["rules.ko"] = "0.5";
   o.settings["uniform.other"] = "1";  // another policy's key is not ours to refuse
   absl::StatusOr<RulesOptions> r = rules_options(o);
   ASSERT_TRUE(r.ok()) << r.status();
@@ -547,6 +589,7 @@ TEST(RulesPolicy, ReadsItsSettings) {
   EXPECT_FALSE(r->two_liberty_reads);
   EXPECT_TRUE(RulesOptions{}.two_liberty_reads);
   EXPECT_EQ(r->pattern_second, 1);
+  EXPECT_EQ(r->ko, 0.5);
   EXPECT_EQ(r->save, RulesOptions{}.save);
 
   o.settings["rules.capture"] = "1.5";

@@ -82,6 +82,7 @@ RulesPolicy::RulesPolicy(const RulesOptions& options)
       two_liberty_threshold_(threshold(options.two_liberty)),
       pattern_threshold_(threshold(options.pattern)),
       pattern_second_threshold_(threshold(options.pattern_second)),
+      ko_threshold_(threshold(options.ko)),
       self_atari_threshold_(threshold(options.self_atari)),
       patterns_(mogo3x3_table().data()) {}
 
@@ -303,8 +304,38 @@ Vertex RulesPolicy::random_move_without_self_atari(Rng& rng) const {
   return Vertex::pass();
 }
 
+void RulesPolicy::reset(const Board& board, Color to_move, Vertex last, Vertex second_last) {
+  BoardPolicy::reset(board, to_move, last, second_last);
+  last_ko_ = board_.ko_point();
+  moves_since_ko_ = 0;
+}
+
+void RulesPolicy::play(Vertex v) {
+  BoardPolicy::play(v);
+  ++moves_since_ko_;
+  if (!board_.ko_point().is_none()) {
+    last_ko_ = board_.ko_point();
+    moves_since_ko_ = 0;
+  }
+}
+
+Vertex RulesPolicy::ko_move() const {
+  // Pachi's koage 4: the ko was taken fewer than 4 moves ago and may be played again now.
+  constexpr int kKoAge = 4;
+  if (!last_ko_.is_point() || moves_since_ko_ >= kKoAge || !board_.ko_point().is_none()) return Vertex::none();
+  if (!board_.is_empty(last_ko_) || !acceptable(last_ko_) || self_atari(last_ko_)) return Vertex::none();
+  return last_ko_;
+}
+
 Vertex RulesPolicy::sample(Rng& rng) {
   // Each rule looks for its move first and draws its rate only when it has one.
+  if (ko_threshold_ != 0) {
+    const Vertex v = ko_move();
+    if (v.is_point() && fires(ko_threshold_, rng)) {
+      last_rule_ = RulesRule::kKo;
+      return v;
+    }
+  }
   if (capture_threshold_ != 0) {
     const Vertex v = capture_move();
     if (v.is_point() && fires(capture_threshold_, rng)) {
@@ -359,6 +390,7 @@ absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options) {
       {"rules.two_liberty", &r.two_liberty},
       {"rules.pattern", &r.pattern},
       {"rules.pattern_second", &r.pattern_second},
+      {"rules.ko", &r.ko},
       {"rules.self_atari", &r.self_atari},
   };
   constexpr std::string_view kStones = "rules.self_atari_stones";
@@ -396,7 +428,7 @@ absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options) {
       return absl::InvalidArgumentError(absl::StrCat(
           "policy rules has no setting '", key,
           "' (known: rules.capture, rules.save, rules.ladder, rules.nakade, rules.two_liberty, "
-          "rules.two_liberty_reads, rules.pattern, rules.pattern_second, rules.self_atari, rules.self_atari_stones)"));
+          "rules.two_liberty_reads, rules.pattern, rules.pattern_second, rules.ko, rules.self_atari, rules.self_atari_stones)"));
     }
   }
   return r;

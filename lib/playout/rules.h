@@ -3,6 +3,10 @@
 // Pachi's `moggy`; Fuego's playout policy). It looks only near the last two moves, as Pachi
 // does, and falls back to a uniformly random move:
 //
+//   0. ko       (rate `ko`, Pachi's moggy `korate` with its `koage` 4): fewer than 4 moves
+//      after a ko capture, once the ko point may be played again (a threat and its answer came
+//      between), play it: the side that lost the stone retakes the ko (the side that took it
+//      would fill its own eye there, which no rule move does). No refused self-atari.
 //   1. capture  (rate `capture`): capture an opponent chain in atari that holds the last move
 //      or touches the mover's previous move; the largest one.
 //   2. save     (rate `save`): a chain of the mover next to the last move is in atari: capture
@@ -56,7 +60,7 @@ namespace hane {
 /// check of the worst self-ataris, which the higher rate here stands for). Settings in
 /// PolicyOptions: "rules.capture", "rules.save", "rules.ladder", "rules.nakade",
 /// "rules.two_liberty", "rules.two_liberty_reads" (0 or 1), "rules.pattern",
-/// "rules.pattern_second", "rules.self_atari", "rules.self_atari_stones".
+/// "rules.pattern_second", "rules.ko", "rules.self_atari", "rules.self_atari_stones".
 struct RulesOptions {
   double capture = 0.9;
   double save = 1.0;
@@ -67,6 +71,8 @@ struct RulesOptions {
   /// The two-liberty rule reads ladders (true) or follows Pachi's heuristic (false).
   bool two_liberty_reads = true;
   double pattern = 1.0;
+  /// Rate of the ko rule (0: off).
+  double ko = 0;
   /// Rate at which the pattern rule also looks around the second-last move.
   double pattern_second = 0;
   double self_atari = 0.9;
@@ -76,13 +82,16 @@ struct RulesOptions {
 };
 
 /// Which rule chose a move (for tests and statistics).
-enum class RulesRule : uint8_t { kCapture, kSave, kNakade, kTwoLiberty, kPattern, kRandom };
+enum class RulesRule : uint8_t { kKo, kCapture, kSave, kNakade, kTwoLiberty, kPattern, kRandom };
 
 class RulesPolicy final : public BoardPolicy {
  public:
   explicit RulesPolicy(const RulesOptions& options = {});
 
   std::string name() const override { return "rules"; }
+  void reset(const Board& board, Color to_move, Vertex last = Vertex::none(),
+             Vertex second_last = Vertex::none()) override;
+  void play(Vertex v) override;
   Vertex sample(Rng& rng) override;
   std::unique_ptr<PlayoutPolicy> clone() const override { return std::make_unique<RulesPolicy>(options_); }
 
@@ -98,6 +107,7 @@ class RulesPolicy final : public BoardPolicy {
     if (threshold >> 32) return true;
     return (rng.next() >> 32) < threshold;
   }
+  Vertex ko_move() const;
   Vertex capture_move() const;
   Vertex save_move(Rng& rng) const;
   Vertex nakade_move(Rng& rng) const;
@@ -115,9 +125,12 @@ class RulesPolicy final : public BoardPolicy {
 
   RulesOptions options_;
   uint64_t capture_threshold_, save_threshold_, ladder_threshold_, nakade_threshold_, two_liberty_threshold_,
-      pattern_threshold_, pattern_second_threshold_, self_atari_threshold_;
+      pattern_threshold_, pattern_second_threshold_, ko_threshold_, self_atari_threshold_;
   const uint8_t* patterns_;  // features/mogo3x3.h's table: 2^16 keys, bit 0 black, bit 1 white
   RulesRule last_rule_ = RulesRule::kRandom;
+  // The point of the last ko capture (Board::ko_point() just after it) and the moves since.
+  Vertex last_ko_ = Vertex::none();
+  int moves_since_ko_ = 0;
 };
 
 /// Reads the "rules.*" settings of `options` over the defaults. Errors (InvalidArgument) name
