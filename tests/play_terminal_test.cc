@@ -162,7 +162,7 @@ TEST(PlayTerminal, AGameTypedMoveByMove) {
   EXPECT_NE(text.str().find("SZ[5]"), std::string::npos) << text.str();
   EXPECT_NE(text.str().find(";B[bd]"), std::string::npos) << text.str();  // B2
   EXPECT_NE(text.str().find("RE[W+R]"), std::string::npos) << text.str();
-  EXPECT_EQ(text.str().find("[cc]"), std::string::npos) << text.str();    // the C3 taken back
+  EXPECT_EQ(text.str().find(";B[cc]"), std::string::npos) << text.str();  // the C3 taken back
   std::filesystem::remove(sgf);
 }
 
