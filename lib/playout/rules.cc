@@ -312,6 +312,7 @@ void RulesPolicy::reset(const Board& board, Color to_move, Vertex last, Vertex s
 
 void RulesPolicy::play(Vertex v) {
   BoardPolicy::play(v);
+  if (ko_threshold_ == 0) return;  // only the ko rule reads the ko history
   ++moves_since_ko_;
   if (!board_.ko_point().is_none()) {
     last_ko_ = board_.ko_point();

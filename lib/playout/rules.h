@@ -128,7 +128,8 @@ class RulesPolicy final : public BoardPolicy {
       pattern_threshold_, pattern_second_threshold_, ko_threshold_, self_atari_threshold_;
   const uint8_t* patterns_;  // features/mogo3x3.h's table: 2^16 keys, bit 0 black, bit 1 white
   RulesRule last_rule_ = RulesRule::kRandom;
-  // The point of the last ko capture (Board::ko_point() just after it) and the moves since.
+  // The point of the last ko capture (Board::ko_point() just after it) and the moves since;
+  // kept only when the ko rule is on.
   Vertex last_ko_ = Vertex::none();
   int moves_since_ko_ = 0;
 };

@@ -74,7 +74,7 @@ struct Worker {
   std::vector<Move> moves;
   std::vector<int32_t> path;
   AmafScratch amaf;
-  std::vector<uint8_t> ko_captures;  // per move of `moves` (run_playout)
+  std::vector<uint8_t> ko_captures;  // per move of `moves`, only without AMAF credit to ko threats
   std::vector<int32_t> owner_sum;
   int64_t simulations = 0;  // in this search
   std::vector<Vertex> candidates;

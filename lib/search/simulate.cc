@@ -52,7 +52,8 @@ void backup_amaf(NodePool& pool, std::span<const int32_t> path, std::span<const 
     const uint8_t mover = static_cast<uint8_t>(m.color);
     const int half = half_wins_for(m.color, black_half);
     Node* children = &pool[parent.first_child];  // contiguous
-    if (weights.distance == 0 && (weights.ko_threats || ko_captures.empty() || !ko_captures[j])) {
+    const bool ko_fight = !weights.ko_threats && !ko_captures.empty() && ko_captures[j];
+    if (weights.distance == 0 && !ko_fight) {
       for (int k = 0; k < parent.num_children; ++k) {
         Node& c = children[k];
         // Branch-free: pass (index 0) never matches, as color[0] stays 0.
@@ -64,7 +65,7 @@ void backup_amaf(NodePool& pool, std::span<const int32_t> path, std::span<const 
     }
     // The ko fight that move j opens: it goes on while every third move retakes the ko.
     int ko_length = 0;
-    if (!weights.ko_threats && !ko_captures.empty() && ko_captures[j]) {
+    if (ko_fight) {
       ko_length = 1;
       while (static_cast<int>(j) + ko_length + 2 < length && ko_captures[j + ko_length + 2]) ko_length += 3;
     }
@@ -226,7 +227,7 @@ void Search::Impl::simulate(Worker& w) {
     const Vertex v = node->vertex();
     policy.play(v);
     w.moves.push_back({color, v});
-    w.ko_captures.push_back(!policy.board().ko_point().is_none());
+    if (!amaf_weights_.ko_threats) w.ko_captures.push_back(!policy.board().ko_point().is_none());
     w.path.push_back(child);
     second_last = last;
     last = v;
@@ -247,7 +248,7 @@ void Search::Impl::simulate(Worker& w) {
   if (repeated) {
     black_half = w.moves.back().color == Color::kBlack ? 0 : 2;  // a loss for the move's player
   } else {
-    const PlayoutResult result = run_playout(policy, w.rng, -1, &w.moves, &w.ko_captures);
+    const PlayoutResult result = run_playout(policy, w.rng, -1, &w.moves, amaf_weights_.ko_threats ? nullptr : &w.ko_captures);
     const double margin = result.score.margin(komi_);
     black_half = margin > 0 ? 2 : margin == 0 ? 1 : 0;
   }
