@@ -244,20 +244,27 @@ std::optional<double> GammaPolicy::probability(Vertex v) {
   return total > 0 ? w / total : 0.0;
 }
 
-absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_gamma_policy(std::string_view model, const PolicyOptions& options) {
-  for (const auto& [key, value] : options.settings) {
-    if (key.starts_with("gamma.")) return absl::InvalidArgumentError("policy gamma has no setting '" + key + "'");
-  }
+absl::StatusOr<std::shared_ptr<const GammaModel>> load_gamma_policy_model(std::string_view model,
+                                                                         std::string_view policy) {
   const std::string path(model);
   absl::StatusOr<ModelFile> file = read_model_file(path);
   if (!file.ok()) return file.status();
   if (const std::string kind = file->header.value("kind", ""); kind != "gamma") {
-    return absl::InvalidArgumentError(path + ": the gamma policy needs a gamma model, not '" + kind + "' (use guesser:" +
-                                      path + ")");
+    return absl::InvalidArgumentError(path + ": the " + std::string(policy) + " policy needs a gamma model, not '" +
+                                      kind + "' (use guesser:" + path + ")");
   }
   absl::StatusOr<GammaModel> m = gamma_model_from_file(*file, path);
   if (!m.ok()) return m.status();
-  return std::make_unique<GammaPolicy>(std::make_shared<const GammaModel>(std::move(*m)));
+  return std::make_shared<const GammaModel>(std::move(*m));
+}
+
+absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_gamma_policy(std::string_view model, const PolicyOptions& options) {
+  for (const auto& [key, value] : options.settings) {
+    if (key.starts_with("gamma.")) return absl::InvalidArgumentError("policy gamma has no setting '" + key + "'");
+  }
+  absl::StatusOr<std::shared_ptr<const GammaModel>> m = load_gamma_policy_model(model, "gamma");
+  if (!m.ok()) return m.status();
+  return std::make_unique<GammaPolicy>(std::move(*m));
 }
 
 }  // namespace hane

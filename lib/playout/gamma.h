@@ -125,6 +125,11 @@ class GammaPolicy final : public PlayoutPolicy {
   int64_t rerated_ = 0;
 };
 
+/// The gamma model at `model` for the playout policy named `policy` (for messages). Errors
+/// (InvalidArgument, NotFound) name the path: unreadable, another kind, a corrupt payload.
+absl::StatusOr<std::shared_ptr<const GammaModel>> load_gamma_policy_model(std::string_view model,
+                                                                         std::string_view policy);
+
 /// The registry's factory: `gamma:MODEL` (a model of kind "gamma"); no settings.
 absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_gamma_policy(std::string_view model, const PolicyOptions& options);
 

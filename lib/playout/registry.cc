@@ -6,6 +6,7 @@
 #include "playout/guesser_policy.h"
 #include "playout/policy_settings.h"
 #include "playout/rules.h"
+#include "playout/rules_gamma.h"
 #include "playout/softmax.h"
 #include "playout/uniform.h"
 #include "predict/load.h"
@@ -51,6 +52,7 @@ absl::StatusOr<double> softmax_temperature(const PolicyOptions& options) {
 
 absl::Status check_softmax(const PolicyOptions& options) { return softmax_temperature(options).status(); }
 absl::Status check_rules(const PolicyOptions& options) { return rules_options(options).status(); }
+absl::Status check_rules_gamma(const PolicyOptions& options) { return rules_options(options, "rules-gamma").status(); }
 
 absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_softmax(std::string_view model, const PolicyOptions& options) {
   const absl::StatusOr<double> temperature = softmax_temperature(options);
@@ -86,6 +88,7 @@ constexpr PolicyKind kPolicies[] = {
     {"uniform", "", "uniformly random legal moves that fill no own eye (light playouts)", make_uniform},
     {"rules", "", "hand-written rules: capture, save from atari, MoGo 3x3 patterns, no big self-atari", make_rules_policy},
     {"softmax", "MODEL", "a softmax model's probabilities, kept up to date incrementally (setting: softmax.temperature)", make_softmax},
+    {"rules-gamma", "MODEL", "the rules with a learned pattern answer: a gamma model's 3x3 weights around the last move", make_rules_gamma_policy},
     {"gamma", "MODEL", "Bradley-Terry gammas of 3x3 patterns and tactical flags, re-rated incrementally (cheap)", make_gamma_policy},
     {"guesser", "MODEL", "any guesser's probabilities, one full-board guess per move (slow)", make_guesser},
 };
@@ -93,7 +96,7 @@ constexpr PolicyKind kPolicies[] = {
 // Each policy's settings check, by name (policy_settings.h).
 using SettingsCheck = absl::Status (*)(const PolicyOptions&);
 constexpr std::pair<std::string_view, SettingsCheck> kSettingsChecks[] = {
-    {"uniform", check_uniform}, {"rules", check_rules}, {"softmax", check_softmax}, {"guesser", check_guesser}};
+    {"uniform", check_uniform}, {"rules", check_rules}, {"rules-gamma", check_rules_gamma}, {"softmax", check_softmax}, {"guesser", check_guesser}};
 
 }  // namespace
 

@@ -7,8 +7,10 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "features/mogo3x3.h"
 #include "features/tactics.h"
+#include "playout/rules_gamma.h"
 #include "playout/uniform.h"
 
 namespace hane {
@@ -73,7 +75,7 @@ void captures_next_to(const Board& board, Vertex chain, Color opp, Add add) {
 
 // ---- the policy --------------------------------------------------------------------------------
 
-RulesPolicy::RulesPolicy(const RulesOptions& options)
+RulesPolicy::RulesPolicy(const RulesOptions& options, std::shared_ptr<const LocalGammas> gammas)
     : options_(options),
       capture_threshold_(threshold(options.capture)),
       save_threshold_(threshold(options.save)),
@@ -84,7 +86,8 @@ RulesPolicy::RulesPolicy(const RulesOptions& options)
       pattern_second_threshold_(threshold(options.pattern_second)),
       ko_threshold_(threshold(options.ko)),
       self_atari_threshold_(threshold(options.self_atari)),
-      patterns_(mogo3x3_table().data()) {}
+      patterns_(mogo3x3_table().data()),
+      gammas_(std::move(gammas)) {}
 
 uint64_t RulesPolicy::threshold(double rate) {
   if (!(rate > 0)) return 0;
@@ -284,6 +287,52 @@ Vertex RulesPolicy::pattern_move(Rng& rng) const {
   return moves.pick(rng);
 }
 
+Vertex RulesPolicy::learned_pattern_move(Rng& rng) const {
+  const LocalGammas& g = *gammas_;
+  const std::vector<float>& table = g.pattern[to_move_ == Color::kBlack ? 0 : 1];
+  const Geometry& geometry = board_.geometry();
+  std::array<Vertex, 16> moves;
+  std::array<float, 16> weights;
+  int n = 0;
+  float total = 0;
+  const auto add = [&](Vertex around) {
+    const int i = around.index(), s = board_.stride();
+    const int offsets[8] = {-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1};
+    for (const int offset : offsets) {
+      const Vertex v(i + offset);
+      if (!board_.is_empty(v) || std::find(moves.begin(), moves.begin() + n, v) != moves.begin() + n) continue;
+      float w = table[neighbour_colours(board_, v)];
+      if (last_.is_point()) {
+        const int d = move_distance(geometry, v, last_);
+        if (d <= 4) w *= g.distance[d];
+      }
+      if (second_last_.is_point()) {
+        const int d = move_distance(geometry, v, second_last_);
+        if (d <= 4) w *= g.distance2[d];
+      }
+      moves[n] = v;
+      weights[n++] = w;
+      total += w;
+    }
+  };
+  if (last_.is_point()) add(last_);
+  if (second_last_.is_point() && fires(pattern_second_threshold_, rng)) add(second_last_);
+  const float background = static_cast<float>(options_.gamma_background) * g.empty *
+                           static_cast<float>(board_.empty_points().size());
+  while (n > 0 && total > 0) {
+    float u = static_cast<float>(rng.uniform()) * (total + background);
+    if (u >= total) return Vertex::none();  // the rest of the board
+    int k = 0;
+    while (k < n - 1 && u >= weights[k]) u -= weights[k++];
+    const Vertex v = moves[k];
+    if (acceptable(v) && !self_atari(v)) return v;
+    total -= weights[k];
+    moves[k] = moves[n - 1];
+    weights[k] = weights[--n];
+  }
+  return Vertex::none();
+}
+
 Vertex RulesPolicy::random_move_without_self_atari(Rng& rng) const {
   const std::span<const int16_t> empties = board_.empty_points();
   if (empties.empty()) return Vertex::pass();
@@ -368,7 +417,7 @@ Vertex RulesPolicy::sample(Rng& rng) {
     }
   }
   if (pattern_threshold_ != 0) {
-    const Vertex v = pattern_move(rng);
+    const Vertex v = gammas_ ? learned_pattern_move(rng) : pattern_move(rng);
     if (v.is_point() && fires(pattern_threshold_, rng)) {
       last_rule_ = RulesRule::kPattern;
       return v;
@@ -381,35 +430,36 @@ Vertex RulesPolicy::sample(Rng& rng) {
 
 // ---- settings ----------------------------------------------------------------------------------
 
-absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options) {
+absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options, std::string_view policy) {
   RulesOptions r;
   const std::pair<std::string_view, double*> rates[] = {
-      {"rules.capture", &r.capture},
-      {"rules.save", &r.save},
-      {"rules.ladder", &r.ladder},
-      {"rules.nakade", &r.nakade},
-      {"rules.two_liberty", &r.two_liberty},
-      {"rules.pattern", &r.pattern},
-      {"rules.pattern_second", &r.pattern_second},
-      {"rules.ko", &r.ko},
-      {"rules.self_atari", &r.self_atari},
+      {"capture", &r.capture},
+      {"save", &r.save},
+      {"ladder", &r.ladder},
+      {"nakade", &r.nakade},
+      {"two_liberty", &r.two_liberty},
+      {"pattern", &r.pattern},
+      {"pattern_second", &r.pattern_second},
+      {"ko", &r.ko},
+      {"self_atari", &r.self_atari},
   };
-  constexpr std::string_view kStones = "rules.self_atari_stones";
-  constexpr std::string_view kReads = "rules.two_liberty_reads";
+  const bool learned = policy == "rules-gamma";
+  const std::string name(policy), prefix = name + ".";
   for (const auto& [key, value] : options.settings) {
-    if (!key.starts_with("rules.")) continue;
+    if (!key.starts_with(prefix)) continue;
+    const std::string_view field = std::string_view(key).substr(prefix.size());
     bool known = false;
-    for (const auto& [name, field] : rates) {
-      if (key != name) continue;
+    for (const auto& [rate_name, rate] : rates) {
+      if (field != rate_name) continue;
       double d = 0;
       if (!absl::SimpleAtod(value, &d) || !(d >= 0 && d <= 1)) {
         return absl::InvalidArgumentError(
             absl::StrCat("policy setting ", key, "=", value, ": expected a probability in [0, 1]"));
       }
-      *field = d;
+      *rate = d;
       known = true;
     }
-    if (key == kStones) {
+    if (field == "self_atari_stones") {
       int stones = 0;
       if (!absl::SimpleAtoi(value, &stones) || stones < 1) {
         return absl::InvalidArgumentError(
@@ -418,18 +468,28 @@ absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options) {
       r.self_atari_stones = stones;
       known = true;
     }
-    if (key == kReads) {
+    if (field == "two_liberty_reads") {
       if (value != "0" && value != "1") {
         return absl::InvalidArgumentError(absl::StrCat("policy setting ", key, "=", value, ": expected 0 or 1"));
       }
       r.two_liberty_reads = value == "1";
       known = true;
     }
+    if (learned && field == "background") {
+      double b = 0;
+      if (!absl::SimpleAtod(value, &b) || !(b >= 0 && b <= 1e6)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("policy setting ", key, "=", value, ": expected a weight in [0, 1e6]"));
+      }
+      r.gamma_background = b;
+      known = true;
+    }
     if (!known) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "policy rules has no setting '", key,
-          "' (known: rules.capture, rules.save, rules.ladder, rules.nakade, rules.two_liberty, "
-          "rules.two_liberty_reads, rules.pattern, rules.pattern_second, rules.ko, rules.self_atari, rules.self_atari_stones)"));
+          "policy ", name, " has no setting '", key, "' (known: ", absl::StrJoin(rates, ", ", [&](std::string* out, const auto& e) {
+            absl::StrAppend(out, prefix, std::string(e.first));
+          }),
+          ", ", prefix, "two_liberty_reads, ", prefix, "self_atari_stones", learned ? ", rules-gamma.background" : "", ")"));
     }
   }
   return r;

@@ -60,7 +60,8 @@ namespace hane {
 /// check of the worst self-ataris, which the higher rate here stands for). Settings in
 /// PolicyOptions: "rules.capture", "rules.save", "rules.ladder", "rules.nakade",
 /// "rules.two_liberty", "rules.two_liberty_reads" (0 or 1), "rules.pattern",
-/// "rules.pattern_second", "rules.ko", "rules.self_atari", "rules.self_atari_stones".
+/// "rules.pattern_second", "rules.ko", "rules.self_atari", "rules.self_atari_stones" (the same
+/// keys under "rules-gamma." for rules-gamma, with "rules-gamma.background").
 struct RulesOptions {
   double capture = 0.9;
   double save = 1.0;
@@ -79,21 +80,27 @@ struct RulesOptions {
   /// The smallest chain (stones, after the move) whose self-atari is refused; smaller ones are
   /// allowed, as nakade and throw-ins need them. >= 1.
   int self_atari_stones = 3;
+  /// `rules-gamma` only (rules_gamma.h, setting "rules-gamma.background"): the weight b of the
+  /// rest of the board against the learned pattern answer. >= 0.
+  double gamma_background = 1;
 };
 
 /// Which rule chose a move (for tests and statistics).
 enum class RulesRule : uint8_t { kKo, kCapture, kSave, kNakade, kTwoLiberty, kPattern, kRandom };
 
+struct LocalGammas;
+
 class RulesPolicy final : public BoardPolicy {
  public:
-  explicit RulesPolicy(const RulesOptions& options = {});
+  /// With `gammas`, the pattern rule is the learned one of rules_gamma.h.
+  explicit RulesPolicy(const RulesOptions& options = {}, std::shared_ptr<const LocalGammas> gammas = nullptr);
 
-  std::string name() const override { return "rules"; }
+  std::string name() const override { return gammas_ ? "rules-gamma" : "rules"; }
   void reset(const Board& board, Color to_move, Vertex last = Vertex::none(),
              Vertex second_last = Vertex::none()) override;
   void play(Vertex v) override;
   Vertex sample(Rng& rng) override;
-  std::unique_ptr<PlayoutPolicy> clone() const override { return std::make_unique<RulesPolicy>(options_); }
+  std::unique_ptr<PlayoutPolicy> clone() const override { return std::make_unique<RulesPolicy>(options_, gammas_); }
 
   const RulesOptions& options() const { return options_; }
   /// The rule that chose the move of the last sample().
@@ -116,6 +123,7 @@ class RulesPolicy final : public BoardPolicy {
   // The owner of `chain` (liberties `libs`) answers an atari on either liberty.
   bool miai(Vertex chain, const std::array<Vertex, 2>& libs) const;
   Vertex pattern_move(Rng& rng) const;
+  Vertex learned_pattern_move(Rng& rng) const;  // with gammas_
   // Adds the empty neighbours of `around` that match a pattern and are acceptable.
   template <typename C>
   void add_pattern_moves(Vertex around, C& moves) const;
@@ -127,6 +135,7 @@ class RulesPolicy final : public BoardPolicy {
   uint64_t capture_threshold_, save_threshold_, ladder_threshold_, nakade_threshold_, two_liberty_threshold_,
       pattern_threshold_, pattern_second_threshold_, ko_threshold_, self_atari_threshold_;
   const uint8_t* patterns_;  // features/mogo3x3.h's table: 2^16 keys, bit 0 black, bit 1 white
+  std::shared_ptr<const LocalGammas> gammas_;
   RulesRule last_rule_ = RulesRule::kRandom;
   // The point of the last ko capture (Board::ko_point() just after it) and the moves since;
   // kept only when the ko rule is on.
@@ -134,9 +143,10 @@ class RulesPolicy final : public BoardPolicy {
   int moves_since_ko_ = 0;
 };
 
-/// Reads the "rules.*" settings of `options` over the defaults. Errors (InvalidArgument) name
-/// an unknown key (and list the known ones) or a value that is not a number in range.
-absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options);
+/// Reads the settings of `policy` ("rules", or "rules-gamma" whose keys are "rules-gamma.*" and
+/// add "rules-gamma.background") over the defaults. Errors (InvalidArgument) name an unknown key
+/// (and list the known ones) or a value that is not a number in range.
+absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options, std::string_view policy = "rules");
 
 /// The registry's factory (registry.h, PolicyFactory): `rules` takes no model.
 absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_rules_policy(std::string_view model,
