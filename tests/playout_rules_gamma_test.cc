@@ -161,6 +161,44 @@ TEST(RulesGamma, WithoutBackgroundAlwaysAnswersWithALegalNeighbour) {
   for (const char* v : {"F6", "D4"}) EXPECT_GT(counts[v], 150) << v;
 }
 
+TEST(RulesGamma, WithLibertiesReadsTheModelsOwnPattern) {
+  // Black's D5 is in atari after White's E5; D4 saves it. Its pattern with D5 at one liberty
+  // gets a gamma of 1000, every other pattern 1.
+  const Board b = board_from_ascii(R"(
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . O . . . . .
+    . . O X O . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)");
+  const Vertex d4 = gtp(b, "D4"), last = gtp(b, "E5");
+  const uint32_t code =
+      static_cast<uint32_t>(canonical(pattern_code(b, d4, Color::kBlack, PatternShape::k3x3), PatternShape::k3x3));
+  auto model = std::make_shared<GammaModel>(GammaModel::uniform({code}));
+  model->gammas[model->pattern_index(code)] = 1000;
+  for (const bool liberties : {false, true}) {
+    auto gammas = std::make_shared<LocalGammas>(local_gammas(*model));
+    if (liberties) gammas->model = model;
+    RulesPolicy policy(pattern_only(0), gammas);
+    int picked = 0;
+    for (int seed = 0; seed < 200; ++seed) {
+      policy.reset(b, Color::kBlack, last);
+      Rng rng(seed);
+      picked += policy.sample(rng) == d4;
+    }
+    // With the liberties D4 weighs 1000 against 5 other empty neighbours of 1 (distance gammas 1);
+    // by colours alone it is one of 6 equal points.
+    if (liberties) {
+      EXPECT_GT(picked, 190);
+    } else {
+      EXPECT_LT(picked, 60);
+    }
+  }
+}
+
 TEST(RulesGamma, SettingsAndModelErrors) {
   const std::string path = testing::temp_path("rules_gamma", "model.gamma");
   ASSERT_TRUE(save_gamma_model(GammaModel::uniform({}), path).ok());
@@ -169,6 +207,7 @@ TEST(RulesGamma, SettingsAndModelErrors) {
   EXPECT_EQ((*make_policy("rules-gamma:" + path, options))->name(), "rules-gamma");
   options.settings["rules-gamma.background"] = "2.5";
   options.settings["rules-gamma.capture"] = "0.5";
+  options.settings["rules-gamma.liberties"] = "1";
   EXPECT_TRUE(make_policy("rules-gamma:" + path, options).ok());
   EXPECT_TRUE(make_policy("rules", options).ok());  // rules reads only rules.*
   PolicyOptions plain;
@@ -180,6 +219,9 @@ TEST(RulesGamma, SettingsAndModelErrors) {
   EXPECT_FALSE(make_policy("rules-gamma:" + path, options).ok());
   options.settings["rules-gamma.background"] = "1";
   options.settings["rules-gamma.capture"] = "2";  // not a probability
+  EXPECT_FALSE(make_policy("rules-gamma:" + path, options).ok());
+  options.settings["rules-gamma.capture"] = "1";
+  options.settings["rules-gamma.liberties"] = "yes";
   EXPECT_FALSE(make_policy("rules-gamma:" + path, options).ok());
   options.settings.clear();
   EXPECT_FALSE(make_policy("rules-gamma", options).ok());  // needs a model

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "features/mogo3x3.h"
+#include "features/pattern.h"
 #include "features/tactics.h"
 #include "playout/rules_gamma.h"
 #include "playout/uniform.h"
@@ -301,7 +302,9 @@ Vertex RulesPolicy::learned_pattern_move(Rng& rng) const {
     for (const int offset : offsets) {
       const Vertex v(i + offset);
       if (!board_.is_empty(v) || std::find(moves.begin(), moves.begin() + n, v) != moves.begin() + n) continue;
-      float w = table[neighbour_colours(board_, v)];
+      float w = g.model ? g.model->gammas[g.model->pattern_index(static_cast<uint32_t>(canonical(
+                              pattern_code(board_, v, to_move_, PatternShape::k3x3), PatternShape::k3x3)))]
+                        : table[neighbour_colours(board_, v)];
       if (last_.is_point()) {
         const int d = move_distance(geometry, v, last_);
         if (d <= 4) w *= g.distance[d];
@@ -475,6 +478,13 @@ absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options, std::st
       r.two_liberty_reads = value == "1";
       known = true;
     }
+    if (learned && field == "liberties") {
+      if (value != "0" && value != "1") {
+        return absl::InvalidArgumentError(absl::StrCat("policy setting ", key, "=", value, ": expected 0 or 1"));
+      }
+      r.gamma_liberties = value == "1";
+      known = true;
+    }
     if (learned && field == "background") {
       double b = 0;
       if (!absl::SimpleAtod(value, &b) || !(b >= 0 && b <= 1e6)) {
@@ -489,7 +499,7 @@ absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options, std::st
           "policy ", name, " has no setting '", key, "' (known: ", absl::StrJoin(rates, ", ", [&](std::string* out, const auto& e) {
             absl::StrAppend(out, prefix, std::string(e.first));
           }),
-          ", ", prefix, "two_liberty_reads, ", prefix, "self_atari_stones", learned ? ", rules-gamma.background" : "", ")"));
+          ", ", prefix, "two_liberty_reads, ", prefix, "self_atari_stones", learned ? ", rules-gamma.background, rules-gamma.liberties" : "", ")"));
     }
   }
   return r;

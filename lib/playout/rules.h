@@ -83,6 +83,9 @@ struct RulesOptions {
   /// `rules-gamma` only (rules_gamma.h, setting "rules-gamma.background"): the weight b of the
   /// rest of the board against the learned pattern answer. >= 0.
   double gamma_background = 1;
+  /// `rules-gamma` only ("rules-gamma.liberties" 0 or 1): read each neighbour's pattern with
+  /// its chains' liberty buckets (pattern_code) instead of the table by colours alone.
+  bool gamma_liberties = false;
 };
 
 /// Which rule chose a move (for tests and statistics).
@@ -144,7 +147,7 @@ class RulesPolicy final : public BoardPolicy {
 };
 
 /// Reads the settings of `policy` ("rules", or "rules-gamma" whose keys are "rules-gamma.*" and
-/// add "rules-gamma.background") over the defaults. Errors (InvalidArgument) name an unknown key
+/// add "rules-gamma.background" and "rules-gamma.liberties") over the defaults. Errors (InvalidArgument) name an unknown key
 /// (and list the known ones) or a value that is not a number in range.
 absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options, std::string_view policy = "rules");
 

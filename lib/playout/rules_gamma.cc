@@ -38,7 +38,9 @@ absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_rules_gamma_policy(std::stri
   if (!r.ok()) return r.status();
   absl::StatusOr<std::shared_ptr<const GammaModel>> m = load_gamma_policy_model(model, "rules-gamma");
   if (!m.ok()) return m.status();
-  return std::make_unique<RulesPolicy>(*r, std::make_shared<const LocalGammas>(local_gammas(**m)));
+  auto gammas = std::make_shared<LocalGammas>(local_gammas(**m));
+  if (r->gamma_liberties) gammas->model = *m;
+  return std::make_unique<RulesPolicy>(*r, std::move(gammas));
 }
 
 }  // namespace hane

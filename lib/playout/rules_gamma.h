@@ -18,7 +18,9 @@
 // by learned pattern weights, random moves otherwise) on top of the rules' tactics. To cost what
 // a MoGo lookup costs, the pattern is read from a table by the neighbours' colours alone: each
 // stone counts as having 3 or more liberties (the model's liberty bucket 3), since captures,
-// escapes and two-liberty fights are the earlier rules' work.
+// escapes and two-liberty fights are the earlier rules' work. With `rules-gamma.liberties` 1
+// the pattern is the model's own, liberty buckets included (a pattern code and a hash lookup
+// per neighbour).
 #pragma once
 
 #include <array>
@@ -43,14 +45,17 @@ struct LocalGammas {
   std::array<float, 5> distance2{1, 1, 1, 1, 1};
   /// The gamma of the empty 3x3 pattern.
   float empty = 1;
+  /// With `rules-gamma.liberties` 1: the model itself, whose patterns are then read with the
+  /// liberty buckets of the neighbouring chains (null otherwise).
+  std::shared_ptr<const GammaModel> model;
 };
 
 /// The table of `model`'s pattern and distance gammas (about 0.5 MB).
 LocalGammas local_gammas(const GammaModel& model);
 
 /// The registry's factory: `rules-gamma:MODEL`, MODEL a gamma model file (kind "gamma"), the
-/// settings of rules.h under "rules-gamma." plus `rules-gamma.background` (b >= 0). Errors name the path or
-/// the setting.
+/// settings of rules.h under "rules-gamma." plus `rules-gamma.background` (b >= 0) and
+/// `rules-gamma.liberties` (0 or 1). Errors name the path or the setting.
 absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_rules_gamma_policy(std::string_view model,
                                                                        const PolicyOptions& options);
 
