@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <set>
 
 #include "go/score.h"
 #include "go_fixtures.h"
@@ -237,6 +238,38 @@ TEST(Search, OneThreadIsDeterministicForASeed) {
   };
   EXPECT_EQ(run(7), run(7));
   EXPECT_NE(run(7), run(8));
+}
+
+TEST(Search, TiesBetweenChildrenGoToOneAtRandom) {
+  // On the empty board with even priors only, every child of the root starts with the same
+  // value: the first simulation's move is a tie broken by the seed, not the first child.
+  std::set<int> first;
+  for (uint64_t seed = 1; seed <= 16; ++seed) {
+    Game g(9);
+    auto s = make_search({.seed = seed});
+    const SearchResult r = s->search(g, g.to_move(), playouts(1));
+    for (const MoveStats& m : r.children) {
+      if (m.visits > 0) first.insert(m.move.index());
+    }
+  }
+  EXPECT_GE(first.size(), 8u);
+}
+
+TEST(Search, NoPassInTheTreeBeforeTheOpeningIsOver) {
+  // UCB exploration visits every child of the root within a few thousand simulations: pass is
+  // among them only once a quarter of the points have been played (5x5: 6 moves or stones).
+  const auto pass_visits = [](const Game& g) {
+    auto s = make_search({.uct_c = 1.0});
+    const SearchResult r = s->search(g, g.to_move(), playouts(3000));
+    EXPECT_NE(r.move, Vertex::pass());
+    const MoveStats* pass = find_child(r, Vertex::pass());
+    return pass ? pass->visits : int64_t{0};
+  };
+  Game opening(5);
+  EXPECT_EQ(pass_visits(opening), 0);
+  Game later(5);
+  for (const char* v : {"B2", "D4", "B4", "D2", "C3", "C4"}) ASSERT_EQ(later.play(gtp(later.board(), v)), Legality::kLegal);
+  EXPECT_GT(pass_visits(later), 0);
 }
 
 TEST(Search, MemoryCapStopsTreeGrowth) {

@@ -84,6 +84,14 @@ class Game {
   absl::flat_hash_map<uint64_t, int> seen_;        // superko key -> occurrences
 };
 
+/// True in the opening: fewer than size² / 4 moves played and fewer than size² / 4 stones on the
+/// board (a set-up position counts by its stones). The engine neither resigns nor passes in the
+/// tree before it is over.
+inline bool in_opening(const Board& board, int moves_played) {
+  const int quarter = board.size() * board.size() / 4;
+  return moves_played < quarter && board.num_stones() < quarter;
+}
+
 /// The position a guesser sees in `game` with `to_move` to play: the board, the last two
 /// moves of the history (none before the first), and the number of the next move. Refers to
 /// game.board(), so `game` must outlive it.

@@ -157,11 +157,7 @@ void SearchPlayer::decide(const Game& game, const Request& request, SearchResult
   } else {
     low_moves_ = 0;
   }
-  // The opening: fewer than size² / 4 moves played and stones on the board (a set-up position
-  // counts by its stones).
-  const int opening = board.size() * board.size() / 4;
-  const bool in_opening = static_cast<int>(game.moves().size()) < opening && board.num_stones() < opening;
-  if (low_moves_ >= options_.resign_moves && !in_opening) r.resign = true;
+  if (low_moves_ >= options_.resign_moves && !in_opening(board, static_cast<int>(game.moves().size()))) r.resign = true;
 }
 
 void SearchPlayer::analyze(const Game& game, const Request& request) {

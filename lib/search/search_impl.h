@@ -112,7 +112,9 @@ class Search::Impl {
   bool try_reuse(const Game& game, Color to_play);
   // simulate.cc
   bool expand(Worker& w, Node& node, const Board& board, Color to_move, Vertex last, Vertex second_last, int move_number);
-  int32_t select_child(const Node& node, bool at_root) const;
+  // The child of the best value (RAVE blend, plus the UCT term when uct_c > 0); ties at random
+  // by `rng`, pass never chosen on a tie.
+  int32_t select_child(const Node& node, bool at_root, Rng& rng) const;
   double child_value(const Node& c, double log_parent) const;
   void simulate(Worker& w);
   // search.cc

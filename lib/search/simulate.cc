@@ -97,7 +97,9 @@ bool Search::Impl::expand(Worker& w, Node& node, const Board& board, Color to_mo
     if (options_.prune_ladders && saves_atari(board, v, to_move) && !ladder_escape(board, v, to_move)) continue;
     w.candidates.push_back(v);
   }
-  const int count = static_cast<int>(w.candidates.size()) + 1;  // and pass
+  // No pass before the opening is over (go/game.h in_opening), unless there is no other move.
+  const bool with_pass = w.candidates.empty() || !in_opening(board, move_number - 1);
+  const int count = static_cast<int>(w.candidates.size()) + (with_pass ? 1 : 0);
   const int32_t first = pool_.allocate(count);
   if (first < 0) {
     node.state.store(Node::kLeaf, std::memory_order_release);
@@ -118,7 +120,7 @@ bool Search::Impl::expand(Worker& w, Node& node, const Board& board, Color to_mo
       best = sum;
     }
   }
-  for (int i = 0; i < count - 1; ++i) {
+  for (int i = 0; i < static_cast<int>(w.candidates.size()); ++i) {
     Node& c = pool_[first + i];
     c.move = static_cast<int16_t>(w.candidates[i].index());
     const search_internal::Prior prior =
@@ -126,10 +128,12 @@ bool Search::Impl::expand(Worker& w, Node& node, const Board& board, Color to_mo
     c.prior_visits.store(prior.visits, std::memory_order_relaxed);
     c.prior_wins = prior.wins;
   }
-  Node& pass = pool_[first + count - 1];
-  pass.move = static_cast<int16_t>(Vertex::pass().index());
-  pass.prior_visits.store(static_cast<float>(even), std::memory_order_relaxed);
-  pass.prior_wins = static_cast<float>(even * search_internal::kPassPriorWinrate);
+  if (with_pass) {
+    Node& pass = pool_[first + count - 1];
+    pass.move = static_cast<int16_t>(Vertex::pass().index());
+    pass.prior_visits.store(static_cast<float>(even), std::memory_order_relaxed);
+    pass.prior_wins = static_cast<float>(even * search_internal::kPassPriorWinrate);
+  }
   node.first_child = first;
   node.num_children = static_cast<uint16_t>(count);
   node.state.store(Node::kExpanded, std::memory_order_release);
@@ -152,13 +156,14 @@ double Search::Impl::child_value(const Node& c, double log_parent) const {
   return value;
 }
 
-int32_t Search::Impl::select_child(const Node& node, bool at_root) const {
+int32_t Search::Impl::select_child(const Node& node, bool at_root, Rng& rng) const {
   const Node* children = &pool_[node.first_child];  // contiguous
   if (options_.uct_c == 0) {
     // The same choice as child_value() without a division: compare the fractions num / den
     // of the RAVE blend by cross-multiplying (den > 0; an empty child counts as 1/2).
     float best_num = -1, best_den = 1;
     int32_t best = -1;
+    uint32_t ties = 1;  // children of the best value so far
     const float e = rave_equiv_;
     for (int i = 0; i < node.num_children; ++i) {
       if (at_root && !root_allowed_[i]) continue;
@@ -174,7 +179,11 @@ int32_t Search::Impl::select_child(const Node& node, bool at_root) const {
         num = 0.5f;
         den = 1;
       }
-      if (num * best_den > best_num * den) {
+      const float left = num * best_den, right = best_num * den;
+      // Ties (children with the same prior and no visits yet, common under a decision tree's
+      // leaves) go to one of them at random; never to pass, the last child.
+      if (left > right || (left == right && i + 1 < node.num_children && rng.below(++ties) == 0)) {
+        if (left > right) ties = 1;
         best_num = num;
         best_den = den;
         best = node.first_child + i;
@@ -185,10 +194,12 @@ int32_t Search::Impl::select_child(const Node& node, bool at_root) const {
   const double log_parent = std::log(node.visits.load(std::memory_order_relaxed) + 1.0);
   int32_t best = -1;
   double best_value = -1e300;
+  uint32_t ties = 1;
   for (int i = 0; i < node.num_children; ++i) {
     if (at_root && !root_allowed_[i]) continue;
     const double v = child_value(children[i], log_parent);
-    if (v > best_value) {
+    if (v > best_value || (v == best_value && i + 1 < node.num_children && rng.below(++ties) == 0)) {
+      if (v > best_value) ties = 1;
       best_value = v;
       best = node.first_child + i;
     }
@@ -220,7 +231,7 @@ void Search::Impl::simulate(Worker& w) {
         break;
       }
     }
-    const int32_t child = select_child(*node, depth == 0);
+    const int32_t child = select_child(*node, depth == 0, w.rng);
     if (child < 0) break;
     node = &pool_[child];
     node->visits.fetch_add(1, std::memory_order_relaxed);  // the virtual loss
