@@ -22,7 +22,9 @@
 // normalised): `prior_weight · sqrt(p)`, p normalised over the children, so that a flat guess
 // gives little and a sure one much. No guesser = even prior only. The pass child starts with
 // `prior_even` virtual visits at win rate 0.1, so the tree tries it only once the other moves
-// look bad.
+// look bad; nodes in the opening (go/game.h in_opening) have no pass child at all. Children of
+// equal value (the same prior and no visits yet, common under a decision tree's leaves) are
+// chosen among at random, never the pass.
 //
 // Files: search.cc (the run loop and threads), simulate.cc (expansion, selection, simulation,
 // backup), tree.cc (the node pool, tree reuse, the root); the player's decisions (pass, resign,
