@@ -82,7 +82,7 @@ struct RulesOptions {
   int self_atari_stones = 3;
   /// `rules-gamma` only (rules_gamma.h, setting "rules-gamma.background"): the weight b of the
   /// rest of the board against the learned pattern answer. >= 0.
-  double gamma_background = 1;
+  double gamma_background = 0.25;
   /// `rules-gamma` only ("rules-gamma.liberties" 0 or 1): read each neighbour's pattern with
   /// its chains' liberty buckets (pattern_code) instead of the table by colours alone.
   bool gamma_liberties = false;

@@ -9,8 +9,9 @@
 //          second-last move),
 //
 // where E is the number of empty points, g_empty the gamma of the empty 3x3 pattern (a far
-// move's typical strength) and b the setting `rules-gamma.background` (default 1). With
-// probability B / (sum + B) the rule has no move and the policy goes on to its random move.
+// move's typical strength) and b the setting `rules-gamma.background` (default 0.25, the best
+// of 0.05, 0.25 and 1 in docs/strength.md section 7). With probability B / (sum + B) the rule
+// has no move and the policy goes on to its random move.
 // A drawn neighbour that is illegal, fills an own eye or is a refused self-atari is dropped and
 // the draw repeated among the others.
 //
