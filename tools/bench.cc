@@ -84,9 +84,10 @@ std::vector<std::string> default_specs() {
   }
   const std::string gamma = std::string(HANE_PATTERNS_DIR) + "/kgs-gamma.model";
   if (std::filesystem::exists(gamma)) {
+    specs.push_back("rules-gamma:" + gamma);
     specs.push_back("gamma:" + gamma);
   } else {
-    std::fprintf(stderr, "hane: warning: %s not found, gamma left out\n", gamma.c_str());
+    std::fprintf(stderr, "hane: warning: %s not found, rules-gamma and gamma left out\n", gamma.c_str());
   }
   return specs;
 }
@@ -177,8 +178,8 @@ void add_bench_command(CLI::App& app) {
   auto options = std::make_shared<BenchOptions>();
   CLI::App* cmd = app.add_subcommand(
       "bench", "Measure playout policies: playouts/s, µs per move and moves per playout on 9x9 and 19x19, one "
-               "thread. Default: uniform, rules, softmax with patterns/kgs-softmax-rollout.model and gamma with "
-               "patterns/kgs-gamma.model.");
+               "thread. Default: uniform, rules, softmax with patterns/kgs-softmax-rollout.model, rules-gamma and "
+               "gamma with patterns/kgs-gamma.model.");
   add_policy_flags(cmd, options->policy, true);
   cmd->add_option("--seconds", options->seconds, "Time spent on each measurement, in seconds")
       ->capture_default_str();
