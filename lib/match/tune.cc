@@ -8,19 +8,17 @@
 #include <fstream>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <sstream>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "cluster/cluster.h"
 #include "match/report.h"
+#include "match/runner.h"
 #include "match/result.h"
 #include "match/schedule.h"
 #include "match/stats.h"
-#include "util/parallel.h"
 #include "util/progress.h"
 
 namespace hane {
@@ -53,7 +51,6 @@ std::string utc_time() {
   return buf;
 }
 
-std::string utc_date() { return utc_time().substr(0, 10); }
 
 std::string sgf_path(const std::string& out, int64_t index) { return absl::StrFormat("%s/sgf/%06d.sgf", out, index); }
 
@@ -202,7 +199,7 @@ absl::StatusOr<TuneOutcome> run_tune(const TuneOptions& o, const std::atomic<boo
   }
   const size_t n = o.params.size();
   const bool root = cluster::is_root();
-  const int ranks = cluster::size(), me = cluster::rank();
+  const int ranks = cluster::size();
   const std::string results_path = o.out_dir + "/results.jsonl";
 
   nlohmann::json settings = o.settings;
@@ -302,26 +299,14 @@ absl::StatusOr<TuneOutcome> run_tune(const TuneOptions& o, const std::atomic<boo
   if (!start_spec.ok()) return start_spec.status();
   std::vector<EngineSpec> check_specs = {*start_spec};
   if (against) check_specs.push_back(*o.against);
-  absl::Status checked;
-  for (const EngineSpec& e : check_specs) {
-    EngineProcess check(e);
-    check.client().set_cancel_flag(interrupt);
-    if (absl::Status s = check.ensure_started(game_seed(o.seed, 0), o.game.command_timeout_s); !s.ok()) {
-      std::string msg(s.message());
-      if (ranks > 1) msg = absl::StrCat("rank ", me, ": ", msg);
-      for (const std::string& l : check.last_stderr()) absl::StrAppend(&msg, "\n  stderr: ", l);
-      checked = absl::FailedPreconditionError(msg);
-      break;
-    }
-    check.stop();
-  }
-  if (cluster::any(!checked.ok())) {
-    return checked.ok() ? absl::FailedPreconditionError("an engine did not start on another rank (see its message)") : checked;
+  // (an interrupt meanwhile is not a failure: the batches below see it and stop.)
+  if (auto checked = check_engines(check_specs, game_seed(o.seed, 0), o.game.command_timeout_s, interrupt);
+      !checked.ok() && checked.status().code() != absl::StatusCode::kCancelled) {
+    return checked.status();
   }
 
   std::FILE* results_file = root ? std::fopen(results_path.c_str(), "ab") : nullptr;
   if (root && !results_file) return absl::InternalError(absl::StrCat("cannot open ", results_path));
-  const int workers = thread_count(o.parallel);
   const std::vector<double> start_theta = spsa->theta();
   std::vector<BatchRow> rows;
   int64_t played = 0, counted = 0, voids = 0, forfeits = 0;
@@ -366,67 +351,53 @@ absl::StatusOr<TuneOutcome> run_tune(const TuneOptions& o, const std::atomic<boo
       }
       done.emplace(a.index, it->second.game);
     }
-    // This rank's share of the missing games, played on `workers` threads.
-    std::vector<const GameAssignment*> mine;
-    for (size_t j = 0; j < missing.size(); ++j) {
-      if (static_cast<int>(j % ranks) == me) mine.push_back(missing[j]);
+    // The missing games, by the match runner (spread over the ranks as run_match spreads them);
+    // rank 0 records each, then every rank gets the batch's games, so that all compute the same
+    // theta.
+    std::vector<GameResult> fresh;
+    GameSink sink;
+    sink.record = [&](GameResult&& g) -> absl::Status {
+      nlohmann::json line = to_json(g);
+      line["tune"] = tune_entry;
+      const std::string text = line.dump() + "\n";
+      if (absl::Status s = write_file_atomic(sgf_path(o.out_dir, g.index), game_sgf(g)); !s.ok()) return s;
+      if (std::fwrite(text.data(), 1, text.size(), results_file) != text.size() || std::fflush(results_file) != 0) {
+        return absl::InternalError(absl::StrCat("cannot append to ", results_path));
+      }
+      fresh.push_back(std::move(g));
+      return absl::OkStatus();
+    };
+    if (!missing.empty() && !cluster::any(interrupt && *interrupt)) {
+      const RunnerOptions runner{.engines = specs, .game = o.game, .parallel = o.parallel,
+                                 .stderr_dir = o.out_dir + "/stderr", .progress = false};
+      if (absl::StatusOr<int64_t> ran = play_games(runner, missing, sink, interrupt); !ran.ok()) failure = ran.status();
+      if (!o.progress) Progress::set_enabled(false);  // the runner turns it back on
     }
-    std::vector<std::optional<absl::StatusOr<GameResult>>> got(mine.size());
-    if (!mine.empty() && !(interrupt && *interrupt)) {
-      std::atomic<size_t> next{0};
-      std::vector<std::jthread> pool;
-      for (int w = 0; w < std::min<int>(workers, static_cast<int>(mine.size())); ++w) {
-        pool.emplace_back([&] {
-          for (size_t k = next++; k < mine.size() && !(interrupt && *interrupt); k = next++) {
-            const GameAssignment& a = *mine[k];
-            EngineProcess black(specs[a.black]), white(specs[a.white]);
-            got[k] = play_game(o.game, a, black, white, interrupt, o.out_dir + "/stderr");
-            black.stop();
-            white.stop();
+    std::string shared;
+    if (root) {
+      nlohmann::json list = nlohmann::json::array();
+      for (const GameResult& g : fresh) list.push_back(to_json(g));
+      shared = list.dump();
+    }
+    if (ranks > 1) {
+      cluster::broadcast(shared);
+      if (!root) {
+        const nlohmann::json list = nlohmann::json::parse(shared, nullptr, false);
+        for (const nlohmann::json& gj : list.is_array() ? list : nlohmann::json::array()) {
+          auto g = game_from_json(gj);
+          if (!g.ok()) {
+            if (failure.ok()) failure = absl::InternalError(std::string(g.status().message()));
+            continue;
           }
-        });
+          fresh.push_back(std::move(*g));
+        }
       }
     }
-    nlohmann::json message = {{"games", nlohmann::json::array()}, {"error", ""}};
-    for (auto& r : got) {
-      if (!r) continue;
-      if (r->ok()) {
-        (*r)->date = utc_date();
-        message["games"].push_back(to_json(**r));
-      } else if (r->status().code() != absl::StatusCode::kCancelled && message["error"] == "") {
-        message["error"] = std::string(r->status().message());
-      }
-    }
-    // Every rank gets every game, so that all compute the same theta.
-    for (const std::string& m : cluster::allgather(message.dump())) {
-      const nlohmann::json j = nlohmann::json::parse(m, nullptr, false);
-      if (j.is_discarded()) {
-        if (failure.ok()) failure = absl::InternalError("a rank sent an unreadable message");
-        continue;
-      }
-      if (j["error"] != "" && failure.ok()) failure = absl::FailedPreconditionError(j["error"].get<std::string>());
-      for (const nlohmann::json& gj : j["games"]) {
-        auto g = game_from_json(gj);
-        if (!g.ok()) {
-          if (failure.ok()) failure = absl::InternalError(std::string(g.status().message()));
-          continue;
-        }
-        const int64_t idx = g->index;
-        if (root) {
-          nlohmann::json line = gj;
-          line["tune"] = tune_entry;
-          const std::string text = line.dump() + "\n";
-          if (absl::Status s = write_file_atomic(sgf_path(o.out_dir, idx), game_sgf(*g)); !s.ok()) {
-            if (failure.ok()) failure = s;
-          } else if (std::fwrite(text.data(), 1, text.size(), results_file) != text.size() ||
-                     std::fflush(results_file) != 0) {
-            if (failure.ok()) failure = absl::InternalError(absl::StrCat("cannot append to ", results_path));
-          }
-        }
-        loaded.games.emplace(idx, Recorded{*g, tune_entry});
-        done.emplace(idx, std::move(*g));
-        ++played;
-      }
+    for (GameResult& g : fresh) {
+      const int64_t idx = g.index;
+      loaded.games.emplace(idx, Recorded{g, tune_entry});
+      done.emplace(idx, std::move(g));
+      ++played;
     }
     if (cluster::any(!failure.ok() || (interrupt && *interrupt)) || done.size() < games.size()) {
       stopped = true;
