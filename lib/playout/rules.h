@@ -33,6 +33,7 @@
 //      matches one of MoGo's 3x3 hane, cut and edge patterns (features/mogo3x3.h, in all 8
 //      symmetries and both colours); one of them at random. With rate `pattern_second`, the
 //      neighbours of the second-last move (the mover's own previous move) are candidates too.
+//      As `rules-gamma:MODEL` (rules_gamma.h) the answer is drawn by a gamma model's weights.
 //   6. random: a uniformly random move (uniform.h) that fills no own eye; with rate
 //      `self_atari`, moves that leave a chain of `self_atari_stones` or more stones in atari
 //      without capturing (features/tactics.h is_self_atari) are refused (and passing is
