@@ -51,7 +51,6 @@ std::string utc_time() {
   return buf;
 }
 
-
 std::string sgf_path(const std::string& out, int64_t index) { return absl::StrFormat("%s/sgf/%06d.sgf", out, index); }
 
 // A file name part for a key: letters, digits, '-' and '_' kept, the rest '_'.
