@@ -78,9 +78,9 @@ struct SearchOptions {
   /// Virtual visits at win rate 0.5 given to every child.
   double prior_even = 10;
   /// RAVE equivalence parameter (Pachi's `equiv_rave`, 3000 there): AMAF counts as much as the
-  /// direct value after about this many visits. 1000 beat 3000 on 9×9 (docs/strength.md,
-  /// section 6).
-  double rave_equiv = 1000;
+  /// direct value after about this many visits. 1000 beat 3000 and 500 beat 1000 on 9×9
+  /// (docs/strength.md, section 6).
+  double rave_equiv = 500;
   /// AMAF weight by distance (Pachi's `distance_rave`): a move first played at index f of a
   /// simulation of L moves weighs 1 + amaf_distance · (L − f) / (L − j + 1) at the node of depth
   /// j (rounded down; 0 = every credited move weighs 1).
