@@ -288,50 +288,66 @@ Vertex RulesPolicy::pattern_move(Rng& rng) const {
   return moves.pick(rng);
 }
 
-Vertex RulesPolicy::learned_pattern_move(Rng& rng) const {
+int RulesPolicy::learned_answer(LearnedAnswer& out, bool with_second, std::array<LocalFeatures, 16>* features) const {
   const LocalGammas& g = *gammas_;
-  const std::vector<float>& table = g.pattern[to_move_ == Color::kBlack ? 0 : 1];
+  const int colour = to_move_ == Color::kBlack ? 0 : 1;
+  const std::vector<float>& table = g.pattern[colour];
   const Geometry& geometry = board_.geometry();
-  std::array<Vertex, 16> moves;
-  std::array<float, 16> weights;
-  int n = 0;
-  float total = 0;
+  out.n = 0;
+  out.total = 0;
   const auto add = [&](Vertex around) {
     const int i = around.index(), s = board_.stride();
     const int offsets[8] = {-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1};
     for (const int offset : offsets) {
       const Vertex v(i + offset);
-      if (!board_.is_empty(v) || std::find(moves.begin(), moves.begin() + n, v) != moves.begin() + n) continue;
-      float w = g.model ? g.model->gammas[g.model->pattern_index(static_cast<uint32_t>(canonical(
-                              pattern_code(board_, v, to_move_, PatternShape::k3x3), PatternShape::k3x3)))]
-                        : table[neighbour_colours(board_, v)];
-      if (last_.is_point()) {
-        const int d = move_distance(geometry, v, last_);
-        if (d <= 4) w *= g.distance[d];
+      if (!board_.is_empty(v) || std::find(out.moves.begin(), out.moves.begin() + out.n, v) != out.moves.begin() + out.n) {
+        continue;
       }
-      if (second_last_.is_point()) {
-        const int d = move_distance(geometry, v, second_last_);
-        if (d <= 4) w *= g.distance2[d];
+      const int pattern =
+          g.model ? g.model->pattern_index(static_cast<uint32_t>(
+                        canonical(pattern_code(board_, v, to_move_, PatternShape::k3x3), PatternShape::k3x3)))
+                  : -1;
+      const int key = g.model ? -1 : neighbour_colours(board_, v);
+      float w = g.model ? g.model->gammas[pattern] : table[key];
+      const int d1 = last_.is_point() ? move_distance(geometry, v, last_) : 99;
+      const int d2 = second_last_.is_point() ? move_distance(geometry, v, second_last_) : 99;
+      if (d1 <= 4) w *= g.distance[d1];
+      if (d2 <= 4) w *= g.distance2[d2];
+      if (features) {
+        LocalFeatures& f = (*features)[out.n];
+        f.pattern = g.model ? pattern : g.pattern_index[colour][key];
+        f.distance = d1 <= 4 ? d1 : 0;
+        f.distance2 = d2 <= 4 ? d2 : 0;
       }
-      moves[n] = v;
-      weights[n++] = w;
-      total += w;
+      out.moves[out.n] = v;
+      out.weights[out.n++] = w;
+      out.total += w;
     }
   };
   if (last_.is_point()) add(last_);
-  if (second_last_.is_point() && fires(pattern_second_threshold_, rng)) add(second_last_);
-  const float background = static_cast<float>(options_.gamma_background) * g.empty *
-                           static_cast<float>(board_.empty_points().size());
+  if (second_last_.is_point() && with_second) add(second_last_);
+  out.background =
+      static_cast<float>(options_.gamma_background) * g.empty * static_cast<float>(board_.empty_points().size());
+  return out.n;
+}
+
+bool RulesPolicy::answer_acceptable(Vertex v) const { return acceptable(v) && !self_atari(v); }
+
+Vertex RulesPolicy::learned_pattern_move(Rng& rng) const {
+  LearnedAnswer a;
+  learned_answer(a, second_last_.is_point() && fires(pattern_second_threshold_, rng));
+  int n = a.n;
+  float total = a.total;
   while (n > 0 && total > 0) {
-    float u = static_cast<float>(rng.uniform()) * (total + background);
+    float u = static_cast<float>(rng.uniform()) * (total + a.background);
     if (u >= total) return Vertex::none();  // the rest of the board
     int k = 0;
-    while (k < n - 1 && u >= weights[k]) u -= weights[k++];
-    const Vertex v = moves[k];
-    if (acceptable(v) && !self_atari(v)) return v;
-    total -= weights[k];
-    moves[k] = moves[n - 1];
-    weights[k] = weights[--n];
+    while (k < n - 1 && u >= a.weights[k]) u -= a.weights[k++];
+    const Vertex v = a.moves[k];
+    if (answer_acceptable(v)) return v;
+    total -= a.weights[k];
+    a.moves[k] = a.moves[n - 1];
+    a.weights[k] = a.weights[--n];
   }
   return Vertex::none();
 }

@@ -110,6 +110,31 @@ class RulesPolicy final : public BoardPolicy {
   /// The rule that chose the move of the last sample().
   RulesRule last_rule() const { return last_rule_; }
 
+  /// rules-gamma's pattern answer (rules_gamma.h) before its draw: the empty neighbours of the
+  /// last move (and of the second-last with `with_second`), each with its weight (the product
+  /// of its 3x3 pattern's and distances' gammas), and the background weight of the rest of the
+  /// board. The draw picks a neighbour with probability weight / (total + background), skipping
+  /// those that are not answer_acceptable(), or else plays on the rest of the board.
+  struct LearnedAnswer {
+    std::array<Vertex, 16> moves;
+    std::array<float, 16> weights;
+    int n = 0;
+    float total = 0;       // sum of the weights
+    float background = 0;  // rules-gamma.background * gamma(empty 3x3 pattern) * empty points
+  };
+  /// The gamma-model features behind one candidate's weight: the pattern's index into
+  /// GammaModel::gammas, and the move_distance() to the last and second-last moves (0 when more
+  /// than 4 or there is none; only 2..4 have a gamma).
+  struct LocalFeatures {
+    int pattern = 0;
+    int distance = 0, distance2 = 0;
+  };
+  /// Fills `out` (and `features`, for simulation balancing) for the side to move; returns out.n.
+  /// Only for rules-gamma (a policy made with gammas).
+  int learned_answer(LearnedAnswer& out, bool with_second, std::array<LocalFeatures, 16>* features = nullptr) const;
+  /// A candidate of the pattern answer may be played: legal, no own eye, no refused self-atari.
+  bool answer_acceptable(Vertex v) const;
+
  private:
   // A rate as a threshold on 32 random bits: 0 never fires, 2^32 always does.
   static uint64_t threshold(double rate);

@@ -21,15 +21,19 @@
 //   psi_t = phi(a_t) - sum_b pi(b | s_t) phi(b)  (the score function of the move played at t),
 //   theta <- theta + alpha (V* - V) g,
 // z = 1 when Black wins the playout (area score, komi). The playouts are the policy's own
-// (playout/gamma.h), so what is balanced is exactly what the search plays.
+// (playout/gamma.h, or rules-gamma's of playout/rules_gamma.h, whose only learned draws are its
+// pattern answer's: there phi is the candidate's pattern and distance features, or the empty
+// pattern's for the background), so what is balanced is exactly what the search plays.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "corpus/corpus.h"
 #include "go/board.h"
+#include "playout/rules.h"
 #include "predict/gamma.h"
 
 namespace hane {
@@ -82,6 +86,11 @@ struct GammaBalanceOptions {
   int passes = 1;
   /// ln gamma is kept within [-bound, bound].
   double bound = 8;
+  /// The playouts balanced: "gamma" (every move a learned draw; playout/gamma.h) or
+  /// "rules-gamma" (the learned pattern answer of the rules policy, with `rules`; its
+  /// pattern_second must be 0; playout/rules_gamma.h).
+  std::string policy = "gamma";
+  RulesOptions rules;
   uint64_t seed = 1;
   bool progress = true;
 };
