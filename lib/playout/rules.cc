@@ -352,6 +352,42 @@ Vertex RulesPolicy::learned_pattern_move(Rng& rng) const {
   return Vertex::none();
 }
 
+Vertex RulesPolicy::learned_random_move(Rng& rng, LearnedAnswer* trace) const {
+  const std::span<const int16_t> empties = board_.empty_points();
+  if (empties.empty()) return Vertex::none();
+  const std::vector<float>& table = gammas_->pattern[to_move_ == Color::kBlack ? 0 : 1];
+  LearnedAnswer local;
+  LearnedAnswer& a = trace ? *trace : local;
+  a.n = 0;
+  a.total = 0;
+  a.background = 0;
+  const int k = std::min(options_.gamma_candidates, static_cast<int>(a.moves.size()));
+  for (int i = 0; i < k; ++i) {
+    const Vertex v(empties[rng.below(static_cast<uint32_t>(empties.size()))]);
+    if (std::find(a.moves.begin(), a.moves.begin() + a.n, v) != a.moves.begin() + a.n) continue;
+    const float w = table[neighbour_colours(board_, v)];
+    a.moves[a.n] = v;
+    a.weights[a.n++] = w;
+    a.total += w;
+  }
+  // Drawn with rejection, as the pattern answer (learned_pattern_move), without a background.
+  std::array<float, 16> weights = a.weights;
+  std::array<Vertex, 16> moves = a.moves;
+  int n = a.n;
+  float total = a.total;
+  while (n > 0 && total > 0) {
+    float u = static_cast<float>(rng.uniform()) * total;
+    int j = 0;
+    while (j < n - 1 && u >= weights[j]) u -= weights[j++];
+    const Vertex v = moves[j];
+    if (answer_acceptable(v)) return v;
+    total -= weights[j];
+    moves[j] = moves[n - 1];
+    weights[j] = weights[--n];
+  }
+  return Vertex::none();
+}
+
 Vertex RulesPolicy::random_move_without_self_atari(Rng& rng) const {
   const std::span<const int16_t> empties = board_.empty_points();
   if (empties.empty()) return Vertex::pass();
@@ -397,6 +433,7 @@ Vertex RulesPolicy::ko_move() const {
 }
 
 Vertex RulesPolicy::sample(Rng& rng) {
+  if (candidates_trace_) candidates_trace_->n = 0;
   // Each rule looks for its move first and draws its rate only when it has one.
   if (ko_threshold_ != 0) {
     const Vertex v = ko_move();
@@ -443,6 +480,10 @@ Vertex RulesPolicy::sample(Rng& rng) {
     }
   }
   last_rule_ = RulesRule::kRandom;
+  if (gammas_ && options_.gamma_candidates > 0) {
+    const Vertex v = learned_random_move(rng, candidates_trace_);
+    if (v.is_point()) return v;
+  }
   if (fires(self_atari_threshold_, rng)) return random_move_without_self_atari(rng);
   return random_move(board_, to_move_, rng);
 }
@@ -501,6 +542,15 @@ absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options, std::st
       r.gamma_liberties = value == "1";
       known = true;
     }
+    if (learned && field == "candidates") {
+      int k = 0;
+      if (!absl::SimpleAtoi(value, &k) || k < 0 || k > 16) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("policy setting ", key, "=", value, ": expected a whole number of points in [0, 16]"));
+      }
+      r.gamma_candidates = k;
+      known = true;
+    }
     if (learned && field == "background") {
       double b = 0;
       if (!absl::SimpleAtod(value, &b) || !(b >= 0 && b <= 1e6)) {
@@ -515,7 +565,7 @@ absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options, std::st
           "policy ", name, " has no setting '", key, "' (known: ", absl::StrJoin(rates, ", ", [&](std::string* out, const auto& e) {
             absl::StrAppend(out, prefix, std::string(e.first));
           }),
-          ", ", prefix, "two_liberty_reads, ", prefix, "self_atari_stones", learned ? ", rules-gamma.background, rules-gamma.liberties" : "", ")"));
+          ", ", prefix, "two_liberty_reads, ", prefix, "self_atari_stones", learned ? ", rules-gamma.background, rules-gamma.liberties, rules-gamma.candidates" : "", ")"));
     }
   }
   return r;

@@ -87,6 +87,11 @@ struct RulesOptions {
   /// `rules-gamma` only ("rules-gamma.liberties" 0 or 1): read each neighbour's pattern with
   /// its chains' liberty buckets (pattern_code) instead of the table by colours alone.
   bool gamma_liberties = false;
+  /// `rules-gamma` only ("rules-gamma.candidates", 0..16): the move on the rest of the board
+  /// (when no rule chose one) is drawn among this many uniformly random empty points by their
+  /// 3x3 pattern gammas (refusing own eyes, illegal points and refused self-ataris), as Leela
+  /// 0.x scores a few random points; 0: a uniformly random move, as `rules` plays.
+  int gamma_candidates = 0;
 };
 
 /// Which rule chose a move (for tests and statistics).
@@ -134,6 +139,10 @@ class RulesPolicy final : public BoardPolicy {
   int learned_answer(LearnedAnswer& out, bool with_second, std::array<LocalFeatures, 16>* features = nullptr) const;
   /// A candidate of the pattern answer may be played: legal, no own eye, no refused self-atari.
   bool answer_acceptable(Vertex v) const;
+  /// With rules-gamma.candidates: from now on each sample() that reaches the move on the rest
+  /// of the board records its draw in `*trace` (the points drawn and their weights; background
+  /// 0), for simulation balancing; nullptr stops. trace->n is 0 when no such draw was made.
+  void trace_candidates(LearnedAnswer* trace) { candidates_trace_ = trace; }
 
  private:
   // A rate as a threshold on 32 random bits: 0 never fires, 2^32 always does.
@@ -157,6 +166,9 @@ class RulesPolicy final : public BoardPolicy {
   template <typename C>
   void add_pattern_moves(Vertex around, C& moves) const;
   Vertex random_move_without_self_atari(Rng& rng) const;
+  // rules-gamma.candidates: one of a few random empty points by their pattern gammas (none when
+  // none of them is acceptable); records the draw in `trace` when given.
+  Vertex learned_random_move(Rng& rng, LearnedAnswer* trace = nullptr) const;
   bool acceptable(Vertex v) const;  // legal for to_move_ and fills no own eye
   bool self_atari(Vertex v) const;  // a refused self-atari for to_move_ (tactics.h is_self_atari)
 
@@ -166,6 +178,7 @@ class RulesPolicy final : public BoardPolicy {
   const uint8_t* patterns_;  // features/mogo3x3.h's table: 2^16 keys, bit 0 black, bit 1 white
   std::shared_ptr<const LocalGammas> gammas_;
   RulesRule last_rule_ = RulesRule::kRandom;
+  LearnedAnswer* candidates_trace_ = nullptr;
   // The point of the last ko capture (Board::ko_point() just after it) and the moves since;
   // kept only when the ko rule is on.
   Vertex last_ko_ = Vertex::none();

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "corpus/replay.h"
+#include "features/mogo3x3.h"
 #include "features/pattern.h"
 #include "playout/gamma.h"
 #include "playout/rules.h"
@@ -357,9 +358,11 @@ class GammaPlayouts final : public BalancedPlayouts {
 
 // rules-gamma (playout/rules_gamma.h): the learned draws are those of its pattern answer, among
 // the acceptable neighbours of the last move and the background (the rest of the board, whose
-// weight holds the empty pattern's gamma). Drawing with rejection, as the policy does, gives each
-// acceptable candidate weight / (acceptable total + background), so that is the pi of the score
-// function. Moves chosen by the rules before the pattern answer involve no learned draw.
+// weight holds the empty pattern's gamma), and with rules-gamma.candidates the draw of the move
+// on the rest of the board among a few random points by their pattern gammas. Drawing with
+// rejection, as the policy does, gives each acceptable candidate weight / (acceptable total +
+// background), so that is the pi of the score function. Moves chosen by the rules before the
+// pattern answer involve no learned draw.
 class RulesGammaPlayouts final : public BalancedPlayouts {
  public:
   explicit RulesGammaPlayouts(const RulesOptions& options) : options_(options) {}
@@ -367,6 +370,7 @@ class RulesGammaPlayouts final : public BalancedPlayouts {
     model_ = model;
     auto gammas = std::make_shared<LocalGammas>(local_gammas(*model));
     if (options_.gamma_liberties) gammas->model = model;
+    gammas_ = gammas;
     policy_ = std::make_unique<RulesPolicy>(options_, std::move(gammas));
     for (int d = 2; d <= 4; ++d) {
       distance_index_[d] = model->flag_index(kGammaDistance, d - 1);
@@ -378,8 +382,9 @@ class RulesGammaPlayouts final : public BalancedPlayouts {
     RulesPolicy& policy = *policy_;
     policy.reset(bp.board, bp.to_move, bp.last, bp.second_last);
     const int max_moves = 3 * bp.board.size() * bp.board.size();
-    RulesPolicy::LearnedAnswer answer;
+    RulesPolicy::LearnedAnswer answer, candidates;
     std::array<RulesPolicy::LocalFeatures, 16> features;
+    policy.trace_candidates(psi ? &candidates : nullptr);
     int passes_in_row = 0;
     for (int m = 0; m < max_moves && passes_in_row < 2; ++m) {
       int n = 0;
@@ -415,15 +420,33 @@ class RulesGammaPlayouts final : public BalancedPlayouts {
           }
         }
       }
+      if (psi && candidates.n > 0) {
+        // The move on the rest of the board, drawn among random points by their pattern gammas.
+        const std::vector<int32_t>& index = gammas_->pattern_index[policy.to_move() == Color::kBlack ? 0 : 1];
+        double total = 0;
+        for (int k = 0; k < candidates.n; ++k) {
+          if (policy.answer_acceptable(candidates.moves[k])) {
+            total += candidates.weights[k];
+          } else {
+            candidates.weights[k] = 0;
+          }
+        }
+        for (int k = 0; k < candidates.n && total > 0; ++k) {
+          const int i = index[neighbour_colours(policy.board(), candidates.moves[k])];
+          (*psi)[i] += (candidates.moves[k] == v ? 1.0 : 0.0) - candidates.weights[k] / total;
+        }
+      }
       passes_in_row = v.is_pass() ? passes_in_row + 1 : 0;
       policy.play(v);
     }
+    policy.trace_candidates(nullptr);
     return area_score(policy.board()).margin(bp.komi) > 0 ? 1.0 : 0.0;
   }
 
  private:
   RulesOptions options_;
   std::shared_ptr<const GammaModel> model_;
+  std::shared_ptr<const LocalGammas> gammas_;
   std::unique_ptr<RulesPolicy> policy_;
   std::array<int, 5> distance_index_{}, distance2_index_{};
   int empty_index_ = 0;
