@@ -91,7 +91,10 @@ JosekiDictionary train_joseki(const std::vector<CorpusGame>& train, const std::v
       }
       if (bar && (g + 1) % 1024 == 0) bar->update(static_cast<int64_t>(g + 1), with_thousands(static_cast<int64_t>(all.size())) + " corner positions");
     }
-    if (bar) bar->finish(with_thousands(static_cast<int64_t>(all.size())) + " corner positions");
+    if (bar) {
+      bar->update(used + other_size + unreadable);
+      bar->finish(with_thousands(static_cast<int64_t>(all.size())) + " corner positions");
+    }
   }
   std::sort(all.begin(), all.end(), [](const Occurrence& a, const Occurrence& b) {
     return a.key != b.key ? a.key < b.key : a.game != b.game ? a.game < b.game : a.reply < b.reply;
