@@ -44,8 +44,9 @@ struct OtherModelKind {
 std::span<const OtherModelKind> other_model_kinds();
 
 /// One line about the model file at `path`, of any kind: a guesser's name ("decision tree
-/// ..."), or what another kind holds (not "uniform", which has no file). Checks the whole file. Errors: those of read_model_file,
-/// an unknown kind, a payload the kind rejects; each names the path.
+/// ..."), or what another kind holds (not "uniform", which has no file). Checks the whole
+/// file. Errors: those of read_model_file, an unknown kind, a payload the kind rejects; each
+/// names the path.
 absl::StatusOr<std::string> describe_model(const std::string& path);
 
 /// The guesser stored in the model file at `path` (any kind), or "uniform" for the baseline.
