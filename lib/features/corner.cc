@@ -14,7 +14,7 @@ constexpr int kSide = kMaxCornerRegion;
 struct CornerZobrist {
   std::array<std::array<uint64_t, kSide * kSide>, 2> z{};
   constexpr CornerZobrist() {
-    uint64_t state = 0x6A6F73656B69ull;  // any constant; changing it changes kCornerKeyVersion
+    uint64_t state = 0x6A6F73656B69ull;  // any constant; another one needs a new kCornerKeyVersion
     for (auto& table : z) {
       for (uint64_t& v : table) v = splitmix64_next(state);
     }
