@@ -31,7 +31,9 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -45,7 +47,14 @@ namespace hane {
 
 /// Non-negative weights on slots 0..n-1, in an 8-ary sum tree (a node holds the sum of its 8
 /// children, one cache line of doubles): set() and find() cost O(log n) (3 levels above 361
-/// slots). Sums are recomputed from the children on every update, so they never drift.
+/// slots). Sums are recomputed from the children on every update, so they never drift, and a
+/// node's value depends only on the leaves below it (not on the order of the updates).
+///
+/// Many leaves changed at once are cheaper staged: stage() writes leaves only, and commit()
+/// then recomputes each node above them once, level by level (after a playout move about 25
+/// leaves change, mostly in a few groups of 8, so commit() recomputes a dozen nodes where
+/// set() would recompute 75). Between stage() and commit() the sums above the staged leaves
+/// are stale: total() and find() need a commit() first.
 class SumTree {
  public:
   static constexpr int kArity = 8;
@@ -57,10 +66,17 @@ class SumTree {
     int i = slot;
     for (size_t k = 1; k < offsets_.size(); ++k) {
       i /= kArity;
-      const double* c = &nodes_[offsets_[k - 1] + i * kArity];
-      nodes_[offsets_[k] + i] = ((c[0] + c[1]) + (c[2] + c[3])) + ((c[4] + c[5]) + (c[6] + c[7]));
+      nodes_[offsets_[k] + i] = sum_of_children(k, i);
     }
   }
+  /// Sets the weight of `slot` without updating the sums above it (see commit()).
+  void stage(int slot, double weight) {
+    nodes_[slot] = weight;
+    const int parent = slot / kArity;
+    dirty_[parent >> 6] |= uint64_t{1} << (parent & 63);
+  }
+  /// Brings the sums above the staged slots up to date: the same values as set() would give.
+  void commit();
   double weight(int slot) const { return nodes_[slot]; }
   double total() const { return nodes_[offsets_.back()]; }
   /// The slot whose cumulative weight interval holds u, for 0 <= u < total() (a slot of
@@ -70,9 +86,16 @@ class SumTree {
   int slots() const { return slots_; }
 
  private:
+  // The sum of the kArity children of node i of level k (k >= 1), in a fixed order.
+  double sum_of_children(size_t k, int i) const {
+    const double* c = &nodes_[offsets_[k - 1] + i * kArity];
+    return ((c[0] + c[1]) + (c[2] + c[3])) + ((c[4] + c[5]) + (c[6] + c[7]));
+  }
   int slots_ = 0;
   std::vector<int> offsets_;    // where each level starts in nodes_: leaves first, the root last
   std::vector<double> nodes_;
+  // Bit i set: node i of level 1 has a staged child. Each level's marks during commit().
+  std::vector<uint64_t> dirty_, next_dirty_;
 };
 
 /// A softmax model's weights packed for playouts: one open-addressing table per pattern kind
@@ -98,6 +121,10 @@ class PackedWeights {
       if (f.has_key(static_cast<PatternKind>(k))) __builtin_prefetch(&tables_[k].slots[tables_[k].home(f.keys[k])]);
     }
   }
+  /// The weight of fixed feature `i`.
+  float fixed(int i) const { return fixed_[i]; }
+  /// Fetches the slot where a lookup of `key` of kind `kind` starts into the cache.
+  void prefetch(int kind, uint64_t key) const { __builtin_prefetch(&tables_[kind].slots[tables_[kind].home(key)]); }
   /// The weight of pattern key `key` of kind `kind` (0 if the model has none).
   float weight(int kind, uint64_t key) const {
     const Table& t = tables_[kind];
@@ -183,33 +210,35 @@ class SoftmaxPolicy final : public PlayoutPolicy {
     }
   }
   void mark_atari_neighbours(Vertex chain);
-  // Brings colour c's tree up to date: first the features of every point to update (their
-  // pattern weights prefetched, so that the lookups' cache misses overlap), then the scores.
+  // Brings colour c's tree up to date (see the top of this file).
   void sync(Color c);
-  // The features of v for c without the response features (rollout) or with all (tree); false
-  // if v is not a candidate.
-  bool base_features(Vertex v, Color c, CandidateFeatures* f);
-  // A point to update in sync(): whether its base is rescored, and its features.
-  struct Update {
-    int16_t p;
-    bool base;        // rescore the base (else only the response part changed)
-    bool candidate;   // a candidate (else weight 0)
-    bool response;    // within the previous move's diamond: fr holds its response features
-    CandidateFeatures fb, fr;
-  };
-  // A fresh update (features emptied without clearing their arrays).
-  Update& add_update(int p, bool base) {
-    Update& u = updates_[num_updates_++];
-    u.p = static_cast<int16_t>(p);
-    u.base = base;
-    u.fb.num_fixed = 0;
-    u.fb.key_mask = 0;
-    u.fr.num_fixed = 0;
-    u.fr.key_mask = 0;
-    return u;
+  void sync_rollout(Color c);
+  void sync_tree(Color c);
+  // Rollout: the score of v for c without the response part (the same sum, in the same order,
+  // as PackedWeights::score of candidate_features() without a previous move), or kNotCandidate.
+  float rollout_base(Vertex v, Color c);
+  // The weight of the 3x3 pattern whose raw code for the player to move is `code` (any of the
+  // 8 symmetric images), through a direct-mapped cache of raw codes: a hit skips canonical()
+  // and the table lookup.
+  float weight_3x3(uint32_t code) {
+    CachedWeight& e = cache_3x3_[(code * 0x9E3779B1u) >> (32 - kCacheBits)];
+    if (e.code != code) e = {code, weights_->weight(static_cast<int>(PatternKind::k3x3), canonical(code, PatternShape::k3x3))};
+    return e.weight;
   }
-  std::vector<Update> updates_;  // one per point, reused (never value-initialised again)
-  int num_updates_ = 0;
+  // The leaf of point p without a response part, from its base (exp computed once per base).
+  double plain_weight(int ci, int p) {
+    const float base = base_[ci][p];
+    if (base == kNotCandidate) return 0.0;
+    float& e = exp_base_[ci][p];
+    if (e < 0) e = std::exp(base);
+    return e;
+  }
+  // Which point of the diamond of p the previous move is (0..11, the nibble of p's code that
+  // sees it), or -1 if it is not within distance 1..2 of p.
+  int response_point(int p) const {
+    const int delta = last_.index() - p;
+    return delta >= -kMaxDelta && delta <= kMaxDelta ? response_point_[delta + kMaxDelta] : -1;
+  }
 
   std::shared_ptr<const SoftmaxModel> model_;
   std::shared_ptr<const PackedWeights> weights_;
@@ -222,11 +251,20 @@ class SoftmaxPolicy final : public PlayoutPolicy {
   Vertex last_ = Vertex::none(), second_last_ = Vertex::none();
   std::array<int16_t, Board::kMaxVertices> slot_of_{};
   std::vector<int16_t> vertex_of_;
+  int board_size_ = 0;  // the size slot_of_ and the offsets were made for
   std::array<SumTree, 2> tree_;
+  // Per colour and point: the score without the response part (kNotCandidate if the point is
+  // not a candidate), and its exp (negative until needed).
+  static constexpr float kNotCandidate = -std::numeric_limits<float>::infinity();
   std::array<std::array<float, Board::kMaxVertices>, 2> base_{};
-  // Whether an index difference (offset by kMaxDelta) is one of the diamond's.
+  std::array<std::array<float, Board::kMaxVertices>, 2> exp_base_{};
+  // By index difference (offset by kMaxDelta) from a candidate to the previous move: the
+  // diamond point it is (see response_point()).
   static constexpr int kMaxDelta = 2 * (Geometry::kMaxSize + Geometry::kPad) + 2;
-  std::array<bool, 2 * kMaxDelta + 1> in_diamond_{};
+  std::array<int8_t, 2 * kMaxDelta + 1> response_point_{};
+  // Per diamond point i of the previous move: the weights of the response and neighbour
+  // features, summed as PackedWeights::score sums them (0 + response + neighbour).
+  std::array<float, kMaxPatternPoints> response_fixed_{};
   // Per colour: points to rescore (each once per epoch), whether everything must be rescored,
   // and the previous move its response features were computed for.
   std::array<std::array<uint32_t, Board::kMaxVertices>, 2> mark_{};
@@ -234,6 +272,24 @@ class SoftmaxPolicy final : public PlayoutPolicy {
   std::array<std::vector<int16_t>, 2> pending_;
   std::array<bool, 2> full_{true, true};
   std::array<Vertex, 2> center_{Vertex::none(), Vertex::none()};
+  // sync_rollout(): the response points of the sync (point, diamond point, key).
+  struct ResponseUpdate {
+    int16_t p;
+    int8_t point;
+    uint64_t key;
+  };
+  std::array<ResponseUpdate, kMaxPatternPoints> response_updates_{};
+  // sync_tree(): every point's features, then their scores.
+  std::vector<CandidateFeatures> features_;
+  std::vector<uint8_t> candidate_;
+  // The 3x3 cache (weight_3x3()): 2^kCacheBits entries; a code no board makes marks an empty one.
+  struct CachedWeight {
+    uint32_t code;
+    float weight;
+  };
+  static constexpr int kCacheBits = 14;
+  static constexpr uint32_t kNoCode = 0xFFFF'FFFF;  // nibbles 0xF: a wall with liberties
+  std::vector<CachedWeight> cache_3x3_;
   std::vector<int16_t> was_in_atari_;  // scratch for play()
   std::array<uint32_t, Board::kMaxVertices> seen_{};  // scratch marks for chain heads
   uint32_t seen_epoch_ = 0;
