@@ -65,6 +65,7 @@ int SumTree::find(double u) const {
 
 PackedWeights::PackedWeights(const SoftmaxModel& model) : fixed_(model.fixed) {
   for (int k = 0; k < kNumPatternKinds; ++k) {
+    if (k == kKind3x3) continue;
     Table& t = tables_[k];
     size_t capacity = 2;
     while (capacity * 5 < model.patterns[k].size() * 8) capacity *= 2;
@@ -72,11 +73,32 @@ PackedWeights::PackedWeights(const SoftmaxModel& model) : fixed_(model.fixed) {
     t.mask = capacity - 1;
     t.shift = 64 - std::countr_zero(capacity);
     for (const auto& [key, w] : model.patterns[k]) {
-      size_t i = t.home(key);
+      size_t i = home(key, t.shift);
       while (t.slots[i].used) i = (i + 1) & t.mask;
       t.slots[i] = {key, w, 1};
     }
   }
+  size_t capacity = 2;
+  while (capacity * 3 < model.patterns[kKind3x3].size() * 4) capacity *= 2;
+  small_.assign(capacity, SmallSlot{kNoKey, 0.0f});
+  small_mask_ = capacity - 1;
+  small_shift_ = 64 - std::countr_zero(capacity);
+  for (const auto& [key, w] : model.patterns[kKind3x3]) {
+    if (key >= kNoKey) {
+      other_3x3_.emplace_back(key, w);
+      continue;
+    }
+    size_t i = home(key, small_shift_);
+    while (small_[i].key != kNoKey) i = (i + 1) & small_mask_;
+    small_[i] = {static_cast<uint32_t>(key), w};
+  }
+}
+
+float PackedWeights::other_3x3(uint64_t key) const {
+  for (const auto& [k, w] : other_3x3_) {
+    if (k == key) return w;
+  }
+  return 0.0f;
 }
 
 namespace {
@@ -111,7 +133,7 @@ SoftmaxPolicy::SoftmaxPolicy(std::shared_ptr<const SoftmaxModel> model, std::sha
     if (adx == 1 && ady == 1) s += weights_->fixed(kNeighbourDiag);
     response_fixed_[i] = s;
   }
-  cache_3x3_.assign(size_t{1} << kCacheBits, CachedWeight{kNoCode, 0.0f});
+  cache_3x3_.assign(size_t{1} << kCacheBits, CachedWeight{kNoCode, 0.0f, 1.0f});
   reset(Board(19), Color::kBlack);
 }
 
@@ -163,23 +185,29 @@ void SoftmaxPolicy::mark_atari_neighbours(Vertex chain) {
   } while (s != chain);
 }
 
-float SoftmaxPolicy::rollout_base(Vertex v, Color c) {
+void SoftmaxPolicy::rescore_base(int ci, int p, Color c) {
   using namespace fixed_feature;
   ++rescored_;
-  if (!board_.is_empty(v) || board_.legal(v, c) != Legality::kLegal) return kNotCandidate;
-  if (options_.exclude_own_eyes && board_.is_eye(v, c)) return kNotCandidate;
+  const Vertex v(p);
+  if (!board_.is_empty(v) || board_.legal(v, c) != Legality::kLegal || (options_.exclude_own_eyes && board_.is_eye(v, c))) {
+    base_[ci][p] = kNotCandidate;
+    exp_base_[ci][p] = 0;
+    return;
+  }
   // candidate_features() of the rollout set: nakade, save atari, then the 3x3 pattern.
   const uint64_t black = tracker_.black_code(v);
   float s = 0;
   int size = 0;
   Color owner = Color::kEmpty;
-  // (A vital point has at least two empty neighbours: the cheapest of nakade_vital()'s tests.)
-  if (board_.empty_neighbours(v) >= 2 && nakade_vital(board_, v, black, &size, &owner)) {
+  if (may_be_vital(v, black) && nakade_vital(board_, v, black, &size, &owner)) {
     s += weights_->fixed(kNakade + 2 * (size - 3) + (owner == c ? 1 : 0));
   }
   if (atari_next(black) && saves_atari(board_, v, c)) s += weights_->fixed(kSaveAtari);
   const uint64_t own = c == Color::kWhite ? swap_colors(black) : black;
-  return s + weight_3x3(static_cast<uint32_t>(shrink(own, PatternShape::k3x3)));
+  const CachedWeight& w = weight_3x3(static_cast<uint32_t>(shrink(own, PatternShape::k3x3)));
+  base_[ci][p] = s + w.weight;
+  // Without fixed features the base is the pattern's weight (0 + w == w), whose exp is cached.
+  exp_base_[ci][p] = s == 0 ? w.exp_weight : -1;
 }
 
 void SoftmaxPolicy::sync(Color c) {
@@ -205,8 +233,7 @@ void SoftmaxPolicy::sync_rollout(Color c) {
   // 1. New bases: every point after a reset, else the points marked since the last sync. Their
   // leaves are set here unless the previous move is within their diamond (step 3).
   auto rescore = [&](int p) {
-    base_[ci][p] = rollout_base(Vertex(p), c);
-    exp_base_[ci][p] = -1;  // not computed yet
+    rescore_base(ci, p, c);
     if (!response || response_point(p) < 0) tree.stage(slot_of_[p], plain_weight(ci, p));
   };
   const bool moved = full_[ci] || center_[ci] != last_;
@@ -339,7 +366,7 @@ void SoftmaxPolicy::play(Vertex v) {
       const Vertex x(v.index() + radius3_offsets_[i]);
       int size;
       Color owner;
-      if (slot_of_[x.index()] >= 0 && board_.is_empty(x) && board_.empty_neighbours(x) >= 2 &&
+      if (slot_of_[x.index()] >= 0 && board_.is_empty(x) && may_be_vital(x, tracker_.black_code(x)) &&
           nakade_vital(board_, x, tracker_.black_code(x), &size, &owner)) {
         mark(x.index());
       }
