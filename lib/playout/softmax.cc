@@ -101,20 +101,7 @@ float PackedWeights::other_3x3(uint64_t key) const {
   return 0.0f;
 }
 
-namespace {
-
-// Whether a stone next to the centre of the Black diamond code `black` is in atari (a nibble
-// 0x5 or 0x6 in lane 0): save atari needs one.
-bool atari_next(uint64_t black) {
-  bool atari = false;
-  for (int i = 0; i < 4; ++i) {
-    const uint64_t nib = (black >> (4 * i)) & 0xF;
-    atari |= nib == 0x5 || nib == 0x6;
-  }
-  return atari;
-}
-
-}  // namespace
+using softmax_detail::atari_next;
 
 SoftmaxPolicy::SoftmaxPolicy(std::shared_ptr<const SoftmaxModel> model, SoftmaxPolicyOptions options)
     : SoftmaxPolicy(model, std::make_shared<const PackedWeights>(*model), options) {}
@@ -192,6 +179,7 @@ void SoftmaxPolicy::rescore_base(int ci, int p, Color c) {
   if (!board_.is_empty(v) || board_.legal(v, c) != Legality::kLegal || (options_.exclude_own_eyes && board_.is_eye(v, c))) {
     base_[ci][p] = kNotCandidate;
     exp_base_[ci][p] = 0;
+    nakade_[ci][p] = 0;
     return;
   }
   // candidate_features() of the rollout set: nakade, save atari, then the 3x3 pattern.
@@ -199,9 +187,9 @@ void SoftmaxPolicy::rescore_base(int ci, int p, Color c) {
   float s = 0;
   int size = 0;
   Color owner = Color::kEmpty;
-  if (may_be_vital(v, black) && nakade_vital(board_, v, black, &size, &owner)) {
-    s += weights_->fixed(kNakade + 2 * (size - 3) + (owner == c ? 1 : 0));
-  }
+  const bool nakade = may_be_vital(v, black) && nakade_vital(board_, v, black, &size, &owner);
+  nakade_[ci][p] = nakade;
+  if (nakade) s += weights_->fixed(kNakade + 2 * (size - 3) + (owner == c ? 1 : 0));
   if (atari_next(black) && saves_atari(board_, v, c)) s += weights_->fixed(kSaveAtari);
   const uint64_t own = c == Color::kWhite ? swap_colors(black) : black;
   const CachedWeight& w = weight_3x3(static_cast<uint32_t>(shrink(own, PatternShape::k3x3)));
@@ -330,7 +318,19 @@ void SoftmaxPolicy::play(Vertex v) {
     board_.play_legal(v, c);
     tracker_.update(board_, v);
 
-    for (int16_t p : tracker_.dirty()) mark(p);  // includes the new ko point (a captured stone)
+    // The tracker's dirty points. Legality (ko aside), the own-eye test and the 3x3 weight depend
+    // only on the 3x3 code; nakade and save atari on lane 2 too (mark_lane2()). The played point
+    // (now occupied) and the emptied ones (among them the new ko point) are rescored whatever
+    // their codes say, and the old ko point.
+    for (int16_t p : tracker_.dirty()) {
+      if (tracker_.changed_3x3(p)) {
+        mark(p);
+      } else {
+        mark_lane2(p);
+      }
+    }
+    mark(v.index());
+    for (int16_t r : board_.last_removed()) mark(r);
     if (old_ko.is_point()) mark(old_ko.index());
 
     // Save atari through a capture: for each chain in atari now or before the move whose

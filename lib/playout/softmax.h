@@ -37,6 +37,7 @@
 #include <memory>
 #include <vector>
 
+#include "features/nakade.h"
 #include "features/pattern_tracker.h"
 #include "go/board.h"
 #include "go/random.h"
@@ -44,6 +45,19 @@
 #include "predict/softmax.h"
 
 namespace hane {
+
+namespace softmax_detail {
+// Whether a stone next to the centre of the Black diamond code `black` is in atari (a nibble
+// 0x5 or 0x6 in lane 0): save atari needs one.
+inline bool atari_next(uint64_t black) {
+  bool atari = false;
+  for (int i = 0; i < 4; ++i) {
+    const uint64_t nib = (black >> (4 * i)) & 0xF;
+    atari |= nib == 0x5 || nib == 0x6;
+  }
+  return atari;
+}
+}  // namespace softmax_detail
 
 /// Non-negative weights on slots 0..n-1, in an 8-ary sum tree (a node holds the sum of its 8
 /// children, one cache line of doubles): set() and find() cost O(log n) (3 levels above 361
@@ -245,6 +259,19 @@ class SoftmaxPolicy final : public PlayoutPolicy {
       }
     }
   }
+  // Marks a dirty point of the tracker whose 3x3 code did not change (only lane 2 of its
+  // diamond did), for the colours whose base may depend on lane 2 there: a nakade feature
+  // (it has one, or may have one now), or save atari (a chain in atari next to it).
+  void mark_lane2(int p) {
+    const uint64_t black = tracker_.black_code(Vertex(p));
+    const bool both = softmax_detail::atari_next(black) || nakade_possible(black);
+    for (int c = 0; c < 2; ++c) {
+      if ((both || nakade_[c][p]) && mark_[c][p] != epoch_[c]) {
+        mark_[c][p] = epoch_[c];
+        pending_[c].push_back(static_cast<int16_t>(p));
+      }
+    }
+  }
   void mark_atari_neighbours(Vertex chain);
   // Brings colour c's tree up to date (see the top of this file).
   void sync(Color c);
@@ -300,6 +327,7 @@ class SoftmaxPolicy final : public PlayoutPolicy {
   static constexpr float kNotCandidate = -std::numeric_limits<float>::infinity();
   std::array<std::array<float, Board::kMaxVertices>, 2> base_{};
   std::array<std::array<float, Board::kMaxVertices>, 2> exp_base_{};
+  std::array<std::array<uint8_t, Board::kMaxVertices>, 2> nakade_{};  // the base has a nakade feature
   // By index difference (offset by kMaxDelta) from a candidate to the previous move: the
   // diamond point it is (see response_point()).
   static constexpr int kMaxDelta = 2 * (Geometry::kMaxSize + Geometry::kPad) + 2;
