@@ -21,6 +21,7 @@ struct GammaFlags {
   std::string json_path;
   bool balance = false;
   int64_t balance_positions = 200;
+  double balance_from = 0.6;
   std::vector<std::string> policy_settings;  // --policy-set, rules-gamma.* with --balance-policy rules-gamma
   GammaTrainOptions train;
   GammaBalanceOptions balancing;
@@ -74,7 +75,7 @@ void train(GammaFlags& f) {
       model.training["init"] = f.init;
     }
     if (f.balance && !interrupted()) {
-      const std::vector<BalancePosition> positions = balance_positions(train_games, f.balance_positions, f.balancing.seed);
+      const std::vector<BalancePosition> positions = balance_positions(train_games, f.balance_positions, f.balancing.seed, f.balance_from);
       if (positions.empty()) throw std::runtime_error("no positions to balance on (no training game with a B+ or W+ result)");
       GammaBalanceOptions o = f.balancing;
       o.gradient_playouts = o.value_playouts;
@@ -140,6 +141,10 @@ void add_train_gamma_command(CLI::App* train_app) {
   cmd->add_option("--init", flags->init, "With --balance: start from this gamma model instead of training one");
   cmd->add_option("--balance-positions", flags->balance_positions, "Positions to balance on (one per game)")
       ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--balance-from", flags->balance_from,
+                  "Balancing positions are drawn from the moves after this fraction of each game (0: anywhere)")
+      ->check(CLI::Range(0.0, 0.95))
       ->capture_default_str();
   cmd->add_option("--balance-playouts", b.value_playouts, "Playouts per position for the value, and as many for the gradient")
       ->check(CLI::PositiveNumber)

@@ -268,7 +268,8 @@ GammaModel train_gamma(const std::vector<CorpusGame>& train, const std::vector<C
   return model;
 }
 
-std::vector<BalancePosition> balance_positions(const std::vector<CorpusGame>& games, int64_t count, uint64_t seed) {
+std::vector<BalancePosition> balance_positions(const std::vector<CorpusGame>& games, int64_t count, uint64_t seed,
+                                               double from) {
   std::vector<BalancePosition> out;
   std::vector<const CorpusGame*> usable;
   for (const CorpusGame& g : games) {
@@ -280,7 +281,8 @@ std::vector<BalancePosition> balance_positions(const std::vector<CorpusGame>& ga
   for (const CorpusGame* g : usable) {
     if (static_cast<int64_t>(out.size()) >= count) break;
     const int moves = g->positions;
-    const int at = moves - 1 - static_cast<int>(rng.below(static_cast<uint32_t>(std::max(1, moves * 2 / 5))));
+    const int window = std::max(1, static_cast<int>(moves * (1 - std::clamp(from, 0.0, 1.0))));
+    const int at = moves - 1 - static_cast<int>(rng.below(static_cast<uint32_t>(window)));
     int seen = 0;
     bool taken = false;
     BalancePosition bp;

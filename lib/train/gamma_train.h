@@ -96,9 +96,11 @@ struct GammaBalanceOptions {
 };
 
 /// Positions for balancing from the records: `count` games of `games` with a result ("B+..."
-/// or "W+..."), one position each, drawn from the last 40% of the game's moves (where the
-/// result mostly reflects the position); the target is 1 if Black won, else 0.
-std::vector<BalancePosition> balance_positions(const std::vector<CorpusGame>& games, int64_t count, uint64_t seed);
+/// or "W+..."), one position each, drawn uniformly from the game's moves after the fraction
+/// `from` of them (0.6 by default: the last 40%, where the result mostly reflects the position);
+/// the target is 1 if Black won, else 0.
+std::vector<BalancePosition> balance_positions(const std::vector<CorpusGame>& games, int64_t count, uint64_t seed,
+                                               double from = 0.6);
 
 /// Simulation balancing of `start` on `positions` (see the top of this file). Ctrl-C stops
 /// after the current position. The model's `training` JSON gets a "balance" entry (options,
