@@ -199,7 +199,8 @@ TEST(JosekiTrain, FindsTheSequenceInAllSymmetriesWithItsReplyCountsAndDropsTheRa
   for (Symmetry s : all_symmetries()) {
     for (Color first : {Color::kBlack, Color::kWhite}) {
       SCOPED_TRACE(std::to_string(s.corner) + (s.transposed ? " transposed, " : ", ") + std::string(color_name(first)) + " first");
-      const Geometry& g = Board(kSize).geometry();
+      const Board board(kSize);
+      const Geometry& g = board.geometry();
       // After the approach: the knight's move 8 times of 10, kRare's move twice.
       const Board approach = board_after(kJoseki, 2, s, first);
       const std::vector<std::pair<Vertex, float>> want2 = [&] {
