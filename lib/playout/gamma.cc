@@ -20,15 +20,7 @@ void GammaPolicy::reset(const Board& board, Color to_move, Vertex last, Vertex s
   second_last_ = second_last;
   const int n = board_.size();
   const int stride = board_.stride();
-  slot_of_.fill(-1);
-  vertex_of_.resize(n * n);
-  for (int y = 0; y < n; ++y) {
-    for (int x = 0; x < n; ++x) {
-      const int v = board_.at(x, y).index();
-      slot_of_[v] = static_cast<int16_t>(y * n + x);
-      vertex_of_[y * n + x] = static_cast<int16_t>(v);
-    }
-  }
+  number_points(board_, slot_of_, vertex_of_);
   for (int i = 0; i < 12; ++i) radius3_offsets_[i] = kPatternOffsets[i].dy * stride + kPatternOffsets[i].dx;
   for (int i = 0; i < 12; ++i) radius3_offsets_[12 + i] = kRing3Offsets[i].dy * stride + kRing3Offsets[i].dx;
   for (int c = 0; c < 2; ++c) {

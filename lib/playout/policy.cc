@@ -21,4 +21,18 @@ PlayoutResult run_playout(PlayoutPolicy& policy, Rng& rng, int max_moves, std::v
   return result;
 }
 
+void number_points(const Board& board, std::array<int16_t, Board::kMaxVertices>& slot_of,
+                   std::vector<int16_t>& vertex_of) {
+  const int n = board.size();
+  slot_of.fill(-1);
+  vertex_of.resize(n * n);
+  for (int y = 0; y < n; ++y) {
+    for (int x = 0; x < n; ++x) {
+      const int v = board.at(x, y).index();
+      slot_of[v] = static_cast<int16_t>(y * n + x);
+      vertex_of[y * n + x] = static_cast<int16_t>(v);
+    }
+  }
+}
+
 }  // namespace hane

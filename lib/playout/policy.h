@@ -6,6 +6,8 @@
 // recomputation on the same position.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,5 +63,11 @@ struct PlayoutResult {
 /// too, one flag per move: 1 if the move took a simple ko (the board then has a ko point).
 PlayoutResult run_playout(PlayoutPolicy& policy, Rng& rng, int max_moves = -1,
                           std::vector<Move>* played = nullptr, std::vector<uint8_t>* ko_captures = nullptr);
+
+/// The board's points numbered 0..n·n−1 row by row, for the sum trees over points that
+/// incremental policies sample from: `slot_of[v.index()]` is v's number (−1 off the board) and
+/// `vertex_of[s]` the index of point s.
+void number_points(const Board& board, std::array<int16_t, Board::kMaxVertices>& slot_of,
+                   std::vector<int16_t>& vertex_of);
 
 }  // namespace hane

@@ -134,15 +134,7 @@ void SoftmaxPolicy::reset(const Board& board, Color to_move, Vertex last, Vertex
   if (n != board_size_) {
     board_size_ = n;
     const int stride = board_.stride();
-    slot_of_.fill(-1);
-    vertex_of_.resize(n * n);
-    for (int y = 0; y < n; ++y) {
-      for (int x = 0; x < n; ++x) {
-        const int v = board_.at(x, y).index();
-        slot_of_[v] = static_cast<int16_t>(y * n + x);
-        vertex_of_[y * n + x] = static_cast<int16_t>(v);
-      }
-    }
+    number_points(board_, slot_of_, vertex_of_);
     for (int i = 0; i < 12; ++i) diamond_offsets_[i] = kPatternOffsets[i].dy * stride + kPatternOffsets[i].dx;
     // Index differences of the diamond's points (unique for every board size, see vertex.h): the
     // previous move at p + offset i is point i of p's diamond.
