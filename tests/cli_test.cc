@@ -177,7 +177,7 @@ TEST_F(CliTest, WorkFailuresExitOneAndUsageErrorsFoundLateExitTwo) {
   EXPECT_EQ(hane("gtp --threads 0").code, 2);
   EXPECT_EQ(hane("play --size 30").code, 2);
   // --help and --version succeed for every command.
-  for (const std::string command : {"", "dataset stats", "train diamond", "train softmax", "train tree", "train boost", "eval",
+  for (const std::string command : {"", "dataset stats", "train diamond", "train joseki", "train softmax", "train tree", "train boost", "eval",
                                     "model info", "bench", "gtp", "play", "match"}) {
     const Result help = hane(command + " --help");
     EXPECT_EQ(help.code, 0) << command;

@@ -1,5 +1,6 @@
 // The incremental pattern tracker against from-scratch codes: random games on every common
-// board size, captures, suicide, and real games.
+// board size, captures, suicide, and real games; its dirty list and which of its points had
+// their 3x3 code changed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -122,8 +123,15 @@ void play_random_games(int size, bool allow_suicide, int games, uint64_t seed, b
       if (suicides_seen && v.is_point() && board.is_empty(v)) ++*suicides_seen;
       ASSERT_TRUE(matches_scratch(tracker, board)) << "size " << size << " game " << game << " move " << m;
       if (check_dirty) {
-        ASSERT_TRUE(dirty_is_exact(tracker, expected_dirty(before, snapshot(board), board, v)))
+        const Snapshot after = snapshot(board);
+        ASSERT_TRUE(dirty_is_exact(tracker, expected_dirty(before, after, board, v)))
             << "size " << size << " game " << game << " move " << m << "\n" << board.to_string();
+        // changed_3x3(): whether the 3x3 part of each dirty point's code changed.
+        for (int16_t p : tracker.dirty()) {
+          const bool changed = shrink(after.codes[p], PatternShape::k3x3) != shrink(before.codes[p], PatternShape::k3x3);
+          ASSERT_EQ(tracker.changed_3x3(p), changed) << "at " << to_gtp(Vertex(p), size) << ", size " << size << " game "
+                                                     << game << " move " << m << "\n" << board.to_string();
+        }
       }
       passes = v.is_pass() ? passes + 1 : 0;
       c = opponent(c);

@@ -225,6 +225,34 @@ TEST(PlayoutPolicies, SoftmaxTemperatureRaisesProbabilitiesToOneOverT) {
   std::filesystem::remove(path);
 }
 
+TEST(PlayoutPolicies, SoftmaxMovesHandsThePlayoutToTheRulesPolicy) {
+  const std::string path = random_softmax_file(7);
+  PolicyOptions head;
+  head.settings["softmax.moves"] = "6";
+  auto policy = make_policy("softmax:" + path, head);
+  ASSERT_TRUE(policy.ok()) << policy.status();
+  EXPECT_EQ((*policy)->name(), "softmax+rules");
+  Board b(9);
+  Rng rng(5);
+  for (int playout = 0; playout < 5; ++playout) {
+    (*policy)->reset(b, Color::kBlack);
+    for (int move = 0; move < 10; ++move) {
+      // Probabilities while the softmax plays, none once the rules do.
+      EXPECT_EQ((*policy)->probability(Vertex(b.empty_points()[0])).has_value(), move < 6) << move;
+      const Vertex v = (*policy)->sample(rng);
+      ASSERT_TRUE(v.is_pass() || (*policy)->board().legal(v, (*policy)->to_move()) == Legality::kLegal);
+      (*policy)->play(v);
+    }
+    EXPECT_GT(run_playout(**policy, rng).moves, 10);
+  }
+  for (const char* bad : {"-1", "x", "2.5"}) {
+    PolicyOptions o;
+    o.settings["softmax.moves"] = bad;
+    EXPECT_FALSE(make_policy("softmax:" + path, o).ok()) << bad;
+  }
+  std::filesystem::remove(path);
+}
+
 TEST(GuesserPolicy, SamplesByTheGuessersProbabilitiesWithoutOwnEyes) {
   // Black: A5 is an own eye, D2 and E1 suicide; the table's ratios decide the rest.
   const Board b = board_from_ascii(R"(

@@ -130,6 +130,46 @@ TEST(RulesGamma, DrawsNeighboursByTheirGammasAgainstTheBackground) {
   EXPECT_EQ(adjacent + diagonal, rule);
 }
 
+// rules-gamma.candidates: the move on the rest of the board is drawn among K random empty
+// points by their pattern gammas. Black's stone at E5 and no last move: no rule fires. The
+// pattern of the four points next to the stone has gamma 10^6 and every other pattern 1, so the
+// move is one of them exactly when the K draws (uniform over the 80 empty points) met one:
+// P = 1 - (76/80)^K.
+TEST(RulesGamma, CandidatesDrawTheRestOfTheBoardByPatternGammas) {
+  const Board b = board_from_ascii(R"(
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . X . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)");
+  const uint32_t next_to = static_cast<uint32_t>(
+      canonical(pattern_code(b, gtp(b, "E6"), Color::kBlack, PatternShape::k3x3), PatternShape::k3x3));
+  GammaModel model = GammaModel::uniform(std::vector<uint32_t>{0, next_to});
+  model.gammas[model.pattern_index(next_to)] = 1e6f;
+  auto table = std::make_shared<const LocalGammas>(local_gammas(model));
+  for (const int k : {1, 8}) {
+    RulesOptions o = pattern_only(1);
+    o.gamma_candidates = k;
+    RulesPolicy policy(o, table);
+    constexpr int kSamples = 8000;
+    int next = 0;
+    for (int seed = 0; seed < kSamples; ++seed) {
+      policy.reset(b, Color::kBlack);
+      Rng rng(seed);
+      const Vertex v = policy.sample(rng);
+      ASSERT_EQ(policy.last_rule(), RulesRule::kRandom);
+      ASSERT_TRUE(b.is_empty(v));
+      next += move_distance(b.geometry(), v, gtp(b, "E5")) == 2;
+    }
+    const double p = 1 - std::pow(76.0 / 80, k), sd = std::sqrt(kSamples * p * (1 - p));
+    EXPECT_NEAR(next, kSamples * p, 4 * sd) << "K = " << k;
+  }
+}
+
 TEST(RulesGamma, WithoutBackgroundAlwaysAnswersWithALegalNeighbour) {
   GammaModel model = GammaModel::uniform({});
   auto table = std::make_shared<const LocalGammas>(local_gammas(model));
@@ -223,6 +263,13 @@ TEST(RulesGamma, SettingsAndModelErrors) {
   options.settings["rules-gamma.capture"] = "1";
   options.settings["rules-gamma.liberties"] = "yes";
   EXPECT_FALSE(make_policy("rules-gamma:" + path, options).ok());
+  options.settings["rules-gamma.liberties"] = "0";
+  options.settings["rules-gamma.candidates"] = "8";
+  EXPECT_TRUE(make_policy("rules-gamma:" + path, options).ok());
+  for (const char* bad : {"17", "-1", "2.5"}) {
+    options.settings["rules-gamma.candidates"] = bad;
+    EXPECT_FALSE(make_policy("rules-gamma:" + path, options).ok()) << bad;
+  }
   options.settings.clear();
   EXPECT_FALSE(make_policy("rules-gamma", options).ok());  // needs a model
   const auto missing = make_policy("rules-gamma:/nonexistent/x.model", options);

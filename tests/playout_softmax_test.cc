@@ -276,6 +276,62 @@ TEST(IncrementalPolicy, ClearingAKoMakesTheKoPointLegalAgain) {
   expect_equal_to_full_guess(policy, model, second, false, "end");
 }
 
+// The weights the policy keeps are exp of the scores of the features' own code (the features of
+// softmax_features.h, summed by PackedWeights::score), bit for bit: for the rollout set the score
+// without the previous move plus the score of the response features, as the guesser splits them.
+TEST(IncrementalPolicy, WeightsAreTheFeaturesScoresBitForBit) {
+  for (FeatureSet set : {FeatureSet::kRollout, FeatureSet::kTree}) {
+    const auto model = random_model(set, 21);
+    const PackedWeights packed(*model);
+    SoftmaxPolicy policy(model);
+    Rng rng(4);
+    int64_t compared = 0;
+    for (int game = 0; game < (set == FeatureSet::kRollout ? 6 : 2); ++game) {
+      const int size = game % 3 == 0 ? 19 : game % 3 == 1 ? 9 : 13;
+      policy.reset(Board(size, game % 4 == 3), B);
+      Vertex second_last = Vertex::none();
+      BoardStates states;
+      for (int m = 0; m < (set == FeatureSet::kRollout ? 2 * size * size : size * size / 2); ++m) {
+        const Board& b = policy.board();
+        const Color c = policy.to_move();
+        const Vertex last = policy.last_move();
+        states.fill(b);
+        for (int y = 0; y < size; ++y) {
+          for (int x = 0; x < size; ++x) {
+            const Vertex v = b.at(x, y);
+            double want = 0;
+            if (b.is_empty(v) && b.legal(v, c) == Legality::kLegal && !b.is_eye(v, c)) {
+              const uint64_t code = states.diamond_code(v, b.stride());
+              CandidateFeatures f;
+              float s;
+              if (set == FeatureSet::kRollout) {
+                candidate_features(set, Position{&b, c, Vertex::none()}, v, code, nullptr, &f);
+                s = packed.score(f);
+                CandidateFeatures r;
+                response_features(Position{&b, c, last}, v, code, &r);
+                if (r.num_fixed > 0) s += packed.score(r);
+              } else {
+                candidate_features(set, Position{&b, c, last, second_last}, v, code, &states, &f);
+                s = packed.score(f);
+              }
+              want = std::exp(s);
+            }
+            ASSERT_EQ(policy.weight(v), want) << feature_set_name(set) << " game " << game << " move " << m << " at "
+                                              << to_gtp(v, size) << "\n" << b.to_string();
+            ++compared;
+          }
+        }
+        Vertex v = game % 2 ? random_move(b, c, rng) : policy.sample(rng);
+        if (rng.below(40) == 0) v = Vertex::pass();
+        second_last = last;
+        policy.play(v);
+        if (v.is_pass() && second_last.is_pass()) break;
+      }
+    }
+    EXPECT_GT(compared, 10000);
+  }
+}
+
 TEST(PackedWeights, EveryKeyHasItsModelWeightAndOthersZero) {
   for (FeatureSet set : {FeatureSet::kRollout, FeatureSet::kTree}) {
     const auto model = random_model(set, 11);

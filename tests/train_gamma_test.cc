@@ -10,6 +10,7 @@
 #include "go_fixtures.h"
 #include "predict/gamma.h"
 #include "predict/load.h"
+#include "features/pattern.h"
 #include "features/tactics.h"
 #include "sgf/record.h"
 #include "train/gamma_train.h"
@@ -120,6 +121,52 @@ TEST(GammaBalance, RaisesTheGammaOfTheMoveThatWins) {
   EXPECT_GT(balanced.gammas[capture], 1.1f);
   EXPECT_LT(reversed.gammas[capture], 1.0f);
   EXPECT_TRUE(balanced.training.contains("balance"));
+}
+
+// rules-gamma's pattern answer: White's last move F3 is in a chain of six in atari at G3, and
+// neither the capture nor the save rule is on, so only the pattern answer (G2, G3, G4 around F3,
+// against the background of the rest of the board) can capture. With Black meant to win,
+// balancing must raise G3's pattern gamma; with White meant to win, lower it.
+TEST(GammaBalance, RulesGammaRaisesThePatternAnswerThatWins) {
+  const Board board = testing::board_from_ascii(R"(
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    X X X X X X .
+    O O O O O O .
+    X X X X X X .
+    . . . . . . .
+  )");
+  BalancePosition bp;
+  bp.board = board;
+  bp.to_move = Color::kBlack;
+  bp.last = testing::gtp(board, "F3");
+  bp.komi = 0;
+  bp.target = 1;
+  auto code = [&](const char* v) {
+    return static_cast<uint32_t>(
+        canonical(pattern_code(board, testing::gtp(board, v), Color::kBlack, PatternShape::k3x3), PatternShape::k3x3));
+  };
+  const GammaModel start = GammaModel::uniform(std::vector<uint32_t>{0, code("G2"), code("G3"), code("G4")});
+  const int g3 = start.pattern_index(code("G3"));
+  ASSERT_NE(g3, start.pattern_index(code("G2")));
+  ASSERT_NE(g3, start.pattern_index(code("G4")));
+  GammaBalanceOptions o;
+  o.progress = false;
+  o.policy = "rules-gamma";
+  o.rules.capture = o.rules.save = 0;
+  o.rules.gamma_liberties = true;  // patterns read with liberties: G3's is the atari's own
+  o.rules.gamma_background = 1;
+  o.rate = 10;
+  const GammaModel balanced = balance_gamma(start, std::vector<BalancePosition>(16, bp), o);
+  bp.target = 0;
+  const GammaModel reversed = balance_gamma(start, std::vector<BalancePosition>(16, bp), o);
+  // Black already wins most playouts (V about 0.93), so the raise is the smaller move.
+  EXPECT_GT(balanced.gammas[g3], 1.01f);
+  EXPECT_LT(reversed.gammas[g3], 0.9f);
+  EXPECT_EQ(balanced.training["balance"]["policy"], "rules-gamma");
+  o.rules.pattern_second = 0.5;
+  EXPECT_THROW(balance_gamma(start, {bp}, o), std::invalid_argument);
 }
 
 }  // namespace

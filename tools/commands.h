@@ -9,9 +9,10 @@ void add_analyze_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_dataset_command(CLI::App& app);
 void add_train_command(CLI::App& app);
-// `hane train diamond|gamma|softmax|tree|boost`, each in its own file, added under `train` by train.cc.
+// `hane train diamond|gamma|joseki|softmax|tree|boost`, each in its own file, added under `train` by train.cc.
 void add_train_diamond_command(CLI::App* train);
 void add_train_gamma_command(CLI::App* train);
+void add_train_joseki_command(CLI::App* train);
 void add_train_softmax_command(CLI::App* train);
 void add_train_tree_command(CLI::App* train);
 void add_train_boost_command(CLI::App* train);

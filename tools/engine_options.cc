@@ -57,6 +57,16 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
          "--prior", [&flags](const std::string& v) { flags.options.search.prior = v, flags.default_prior = false; },
          "Guesser model for the priors of new tree nodes, or none (default " + o.search.prior + ")")
       ->group(group);
+  cmd->add_option("--joseki", s.joseki,
+                  "Joseki dictionary (hane train joseki) whose replies get extra virtual wins in new tree nodes, or none")
+      ->capture_default_str()
+      ->group(group);
+  cmd->add_option("--joseki-weight", s.joseki_weight,
+                  "Virtual wins of a joseki reply played every time its corner position occurred; a reply of share s "
+                  "gets this times sqrt(s)")
+      ->check(non_negative_number())
+      ->capture_default_str()
+      ->group(group);
   cmd->add_option("--threads", s.threads, "Search threads")->check(CLI::Range(1, 256))->capture_default_str()->group(group);
   cmd->add_option("--seed", s.seed, "Seed of the search's random numbers")->capture_default_str()->group(group);
   cmd->add_option("--prior-weight", s.prior_weight, "Virtual wins of the guesser prior at the most likely move")
@@ -133,6 +143,9 @@ gtp::EngineOptions checked_options(const EngineFlags& flags) {
   std::error_code ec;
   if (!flags.default_prior && s.prior != "none" && s.prior != "uniform" && !std::filesystem::exists(s.prior, ec)) {
     throw UsageError("--prior " + s.prior + ": no such model file (or none)");
+  }
+  if (s.joseki != "none" && !std::filesystem::exists(s.joseki, ec)) {
+    throw UsageError("--joseki " + s.joseki + ": no such dictionary file (or none)");
   }
   return o;
 }

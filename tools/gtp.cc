@@ -30,6 +30,7 @@ void add_gtp_command(CLI::App& app) {
       const std::string use = "the engine starts on (--size)";
       if (s.policy.find(':') != std::string::npos) warn_if_model_not_for(s.policy.substr(s.policy.find(':') + 1), {*size}, use);
       if (s.prior != "none") warn_if_model_not_for(s.prior, {*size}, use);
+      if (s.joseki != "none") warn_if_model_not_for(s.joseki, {*size}, use + " (no joseki prior there)");
     }
     if (!player.ok()) throw std::runtime_error(std::string(player.status().message()));
     if (!flags->quiet) std::cerr << "hane gtp: " << (*player)->name() << std::endl;

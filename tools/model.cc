@@ -60,14 +60,20 @@ void add_model_command(CLI::App& app) {
       if (f->dump) throw std::runtime_error("uniform: --dump: this kind of model has no text form");
       return;
     }
-    auto guesser = load_guesser(f->path);  // checks the whole file, payload included
-    if (!guesser.ok()) throw std::runtime_error(std::string(guesser.status().message()));
+    auto line = describe_model(f->path);  // checks the whole file, payload included
+    if (!line.ok()) throw std::runtime_error(std::string(line.status().message()));
     auto file = read_model_file(f->path);
     if (!file.ok()) throw std::runtime_error(std::string(file.status().message()));
-    std::printf("%s: %s, %s payload bytes, checksum ok\n%s\n", f->path.c_str(), (*guesser)->name().c_str(),
+    std::printf("%s: %s, %s payload bytes, checksum ok\n%s\n", f->path.c_str(), line->c_str(),
                 with_thousands(static_cast<int64_t>(file->payload.size())).c_str(), summarised(file->header).dump(2).c_str());
     if (!f->json_path.empty()) write_json(f->json_path, file->header);
     if (f->dump) {
+      const std::string kind = file->header.value("kind", "");
+      for (const OtherModelKind& k : other_model_kinds()) {
+        if (k.kind == kind) throw std::runtime_error(f->path + ": --dump: this kind of model has no text form");
+      }
+      auto guesser = load_guesser(f->path);
+      if (!guesser.ok()) throw std::runtime_error(std::string(guesser.status().message()));
       const std::string text = (*guesser)->dump();
       if (text.empty()) throw std::runtime_error(f->path + ": --dump: this kind of model has no text form");
       std::fputs(text.c_str(), stdout);

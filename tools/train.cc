@@ -5,10 +5,11 @@
 namespace hane::tools {
 
 void add_train_command(CLI::App& app) {
-  CLI::App* train = app.add_subcommand("train", "Learn a move guesser from game records.");
+  CLI::App* train = app.add_subcommand("train", "Learn a move guesser (or the joseki dictionary) from game records.");
   train->require_subcommand(1);
   add_train_diamond_command(train);
   add_train_gamma_command(train);
+  add_train_joseki_command(train);
   add_train_softmax_command(train);
   add_train_tree_command(train);
   add_train_boost_command(train);

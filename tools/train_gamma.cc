@@ -7,6 +7,7 @@
 #include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/corpus_options.h"
+#include "tools/policy_options.h"
 #include "util/interrupt.h"
 #include "util/progress.h"
 
@@ -20,6 +21,8 @@ struct GammaFlags {
   std::string json_path;
   bool balance = false;
   int64_t balance_positions = 200;
+  double balance_from = 0.6;
+  std::vector<std::string> policy_settings;  // --policy-set, rules-gamma.* with --balance-policy rules-gamma
   GammaTrainOptions train;
   GammaBalanceOptions balancing;
 };
@@ -29,6 +32,19 @@ void train(GammaFlags& f) {
   CorpusOptions co = f.corpus.options();
   if (co.split != Split::kTrain) throw UsageError("hane train gamma trains on --split train (and validates on the validation split)");
   if (!f.init.empty() && !f.balance) throw UsageError("--init MODEL only makes sense with --balance");
+  if (f.balancing.policy != "gamma" && f.balancing.policy != "rules-gamma")
+    throw UsageError("--balance-policy " + f.balancing.policy + ": expected gamma or rules-gamma");
+  if (!f.policy_settings.empty()) {
+    if (f.balancing.policy != "rules-gamma") throw UsageError("--policy-set only goes with --balance-policy rules-gamma");
+    PolicyFlags pf;
+    pf.settings = f.policy_settings;
+    const PolicyOptions po = pf.options();
+    check_settings_used(po, {"rules-gamma"});
+    absl::StatusOr<RulesOptions> r = rules_options(po, "rules-gamma");
+    if (!r.ok()) throw UsageError("--policy-set: " + std::string(r.status().message()));
+    if (r->pattern_second != 0) throw UsageError("--policy-set: balancing needs rules-gamma.pattern_second 0");
+    f.balancing.rules = *r;
+  }
   co.split = Split::kAll;
   CorpusStats stats;
   std::vector<CorpusGame> all = load_corpus(f.corpus.paths, co, &stats);
@@ -59,7 +75,7 @@ void train(GammaFlags& f) {
       model.training["init"] = f.init;
     }
     if (f.balance && !interrupted()) {
-      const std::vector<BalancePosition> positions = balance_positions(train_games, f.balance_positions, f.balancing.seed);
+      const std::vector<BalancePosition> positions = balance_positions(train_games, f.balance_positions, f.balancing.seed, f.balance_from);
       if (positions.empty()) throw std::runtime_error("no positions to balance on (no training game with a B+ or W+ result)");
       GammaBalanceOptions o = f.balancing;
       o.gradient_playouts = o.value_playouts;
@@ -126,11 +142,22 @@ void add_train_gamma_command(CLI::App* train_app) {
   cmd->add_option("--balance-positions", flags->balance_positions, "Positions to balance on (one per game)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_option("--balance-from", flags->balance_from,
+                  "Balancing positions are drawn from the moves after this fraction of each game (0: anywhere)")
+      ->check(CLI::Range(0.0, 0.95))
+      ->capture_default_str();
   cmd->add_option("--balance-playouts", b.value_playouts, "Playouts per position for the value, and as many for the gradient")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--balance-rate", b.rate, "Step size on ln gamma")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--balance-passes", b.passes, "Passes over the balancing positions")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--balance-policy", b.policy,
+                  "The playouts balanced: gamma (every move drawn by the gammas) or rules-gamma (the rules policy's "
+                  "learned pattern answer)")
+      ->capture_default_str();
+  cmd->add_option("--policy-set", flags->policy_settings,
+                  "With --balance-policy rules-gamma: a setting of its playouts, rules-gamma.KEY=VALUE (as hane gtp's); "
+                  "repeatable");
   cmd->add_option("--json", flags->json_path, "Also write the training report (sweeps, balancing, options) as JSON");
   cmd->callback([flags] { train(*flags); });
 }

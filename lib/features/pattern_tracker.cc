@@ -20,6 +20,7 @@ void PatternTracker::reset(const Board& board) {
     }
   }
   std::fill(marked_.begin(), marked_.end(), 0u);
+  std::fill(near_.begin(), near_.end(), 0u);
   epoch_ = 0;
   num_changed_ = num_dirty_ = 0;
 }
@@ -58,6 +59,7 @@ void PatternTracker::update(const Board& board, Vertex move) {
   uint32_t epoch = ++epoch_;
   if (epoch == 0) {  // wrapped: forget old marks
     std::fill(marked_.begin(), marked_.end(), 0u);
+    std::fill(near_.begin(), near_.end(), 0u);
     epoch = epoch_ = 1;
   }
   int num_dirty = 0;
@@ -69,6 +71,7 @@ void PatternTracker::update(const Board& board, Vertex move) {
       codes_[w] ^= delta << (4 * i);
       const bool fresh = marked_[w] != epoch;
       marked_[w] = epoch;
+      if (i < pattern_points(PatternShape::k3x3)) near_[w] = epoch;
       dirty_[num_dirty] = static_cast<int16_t>(w);
       num_dirty += fresh & (state_[w] == point_state::kEmpty);
     }

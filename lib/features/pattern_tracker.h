@@ -56,6 +56,11 @@ class PatternTracker {
   /// rescores the rest.
   std::span<const int16_t> dirty() const { return {dirty_.data(), static_cast<size_t>(num_dirty_)}; }
 
+  /// Whether the 3x3 code of `p`, a point of dirty(), changed in the last update() (else only
+  /// the points at distance 2 in a straight line, lane 2 of its diamond, did; or it is the
+  /// played or an emptied point that no changed point within distance 1 sees).
+  bool changed_3x3(int p) const { return near_[p] == epoch_; }
+
   /// Number of point states changed by the last update() (for benchmarks and tests).
   int num_changed_points() const { return num_changed_; }
 
@@ -78,8 +83,10 @@ class PatternTracker {
   std::array<int16_t, Board::kMaxVertices> changed_{};
   std::array<uint8_t, Board::kMaxVertices> delta_{};
   int num_changed_ = 0;
-  // Points already considered for the dirty list in this update hold the current epoch.
+  // Points already considered for the dirty list in this update hold the current epoch; those
+  // whose 3x3 code changed hold it in near_ too.
   std::array<uint32_t, Board::kMaxVertices> marked_{};
+  std::array<uint32_t, Board::kMaxVertices> near_{};
   uint32_t epoch_ = 0;
   std::array<int16_t, Board::kMaxVertices> dirty_{};
   int num_dirty_ = 0;

@@ -61,7 +61,13 @@ std::string SearchPlayer::name() const {
     std::snprintf(t, sizeof t, "%gs", options_.time_per_move);
     budget += (budget.empty() ? "" : " or ") + std::string(t) + " per move";
   }
-  return "mcts, policy " + options_.search.policy + ", prior " + options_.search.prior + ", " + budget + ", " +
+  std::string joseki;
+  if (options_.search.joseki != "none") {
+    char w[32];
+    std::snprintf(w, sizeof w, "%g", options_.search.joseki_weight);
+    joseki = ", joseki " + options_.search.joseki + " (weight " + w + ")";
+  }
+  return "mcts, policy " + options_.search.policy + ", prior " + options_.search.prior + joseki + ", " + budget + ", " +
          std::to_string(options_.search.threads) + " thread(s)";
 }
 

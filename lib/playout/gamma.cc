@@ -1,7 +1,10 @@
 #include "playout/gamma.h"
 
+#include "absl/strings/numbers.h"
 #include "features/radius3.h"
 #include "features/tactics.h"
+#include "playout/rules.h"
+#include "playout/switch.h"
 
 namespace hane {
 
@@ -258,13 +261,28 @@ absl::StatusOr<std::shared_ptr<const GammaModel>> load_gamma_policy_model(std::s
   return std::make_shared<const GammaModel>(std::move(*m));
 }
 
-absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_gamma_policy(std::string_view model, const PolicyOptions& options) {
+absl::StatusOr<int> gamma_head_moves(const PolicyOptions& options) {
+  int moves = 0;
   for (const auto& [key, value] : options.settings) {
-    if (key.starts_with("gamma.")) return absl::InvalidArgumentError("policy gamma has no setting '" + key + "'");
+    if (!key.starts_with("gamma.")) continue;
+    if (key != "gamma.moves") {
+      return absl::InvalidArgumentError("policy gamma has no setting '" + key + "' (known: gamma.moves)");
+    }
+    if (!absl::SimpleAtoi(value, &moves) || moves < 0) {
+      return absl::InvalidArgumentError("policy setting " + key + "=" + value + ": expected a whole number of moves >= 0");
+    }
   }
+  return moves;
+}
+
+absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_gamma_policy(std::string_view model, const PolicyOptions& options) {
+  const absl::StatusOr<int> moves = gamma_head_moves(options);
+  if (!moves.ok()) return moves.status();
   absl::StatusOr<std::shared_ptr<const GammaModel>> m = load_gamma_policy_model(model, "gamma");
   if (!m.ok()) return m.status();
-  return std::make_unique<GammaPolicy>(std::move(*m));
+  auto gamma = std::make_unique<GammaPolicy>(std::move(*m));
+  if (*moves == 0) return gamma;
+  return std::make_unique<SwitchPolicy>(std::move(gamma), std::make_unique<RulesPolicy>(), *moves);
 }
 
 }  // namespace hane

@@ -130,7 +130,12 @@ class GammaPolicy final : public PlayoutPolicy {
 absl::StatusOr<std::shared_ptr<const GammaModel>> load_gamma_policy_model(std::string_view model,
                                                                          std::string_view policy);
 
-/// The registry's factory: `gamma:MODEL` (a model of kind "gamma"); no settings.
+/// The registry's factory: `gamma:MODEL` (a model of kind "gamma"), setting "gamma.moves".
+/// The setting "gamma.moves" (default 0: every move): the gamma policy plays the first N moves of
+/// each playout and the `rules` policy the rest (switch.h). Errors (InvalidArgument): another
+/// "gamma." key, or a value that is not a whole number >= 0.
+absl::StatusOr<int> gamma_head_moves(const PolicyOptions& options);
+
 absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_gamma_policy(std::string_view model, const PolicyOptions& options);
 
 }  // namespace hane

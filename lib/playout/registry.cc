@@ -8,6 +8,7 @@
 #include "playout/rules.h"
 #include "playout/rules_gamma.h"
 #include "playout/softmax.h"
+#include "playout/switch.h"
 #include "playout/uniform.h"
 #include "predict/load.h"
 
@@ -35,28 +36,41 @@ absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_uniform(std::string_view, co
 // softmax.temperature=T (default 1): every weight is divided by T, so the policy plays with
 // probabilities proportional to p^(1/T); T > 1 flattens a model trained for top-1 accuracy
 // (Silver & Tesauro 2009 and Huang, Coulom & Lin 2010 on playout policies that predict well but
-// balance badly).
-absl::StatusOr<double> softmax_temperature(const PolicyOptions& options) {
-  double t = 1;
+// balance badly). softmax.moves=N (default 0: every move): the softmax plays the first N moves
+// of each playout and the `rules` policy the rest (switch.h).
+struct SoftmaxSettings {
+  double temperature = 1;
+  int moves = 0;
+};
+
+absl::StatusOr<SoftmaxSettings> softmax_settings(const PolicyOptions& options) {
+  SoftmaxSettings s;
   for (const auto& [key, value] : options.settings) {
     if (!key.starts_with("softmax.")) continue;
-    if (key != "softmax.temperature") {
-      return absl::InvalidArgumentError("policy softmax has no setting '" + key + "' (known: softmax.temperature)");
-    }
-    if (!absl::SimpleAtod(value, &t) || !(t >= 0.05 && t <= 100)) {
-      return absl::InvalidArgumentError("policy setting " + key + "=" + value + ": expected a temperature in [0.05, 100]");
+    if (key == "softmax.temperature") {
+      if (!absl::SimpleAtod(value, &s.temperature) || !(s.temperature >= 0.05 && s.temperature <= 100)) {
+        return absl::InvalidArgumentError("policy setting " + key + "=" + value + ": expected a temperature in [0.05, 100]");
+      }
+    } else if (key == "softmax.moves") {
+      if (!absl::SimpleAtoi(value, &s.moves) || s.moves < 0) {
+        return absl::InvalidArgumentError("policy setting " + key + "=" + value + ": expected a whole number of moves >= 0");
+      }
+    } else {
+      return absl::InvalidArgumentError("policy softmax has no setting '" + key +
+                                        "' (known: softmax.temperature, softmax.moves)");
     }
   }
-  return t;
+  return s;
 }
 
-absl::Status check_softmax(const PolicyOptions& options) { return softmax_temperature(options).status(); }
+absl::Status check_softmax(const PolicyOptions& options) { return softmax_settings(options).status(); }
+absl::Status check_gamma(const PolicyOptions& options) { return gamma_head_moves(options).status(); }
 absl::Status check_rules(const PolicyOptions& options) { return rules_options(options).status(); }
 absl::Status check_rules_gamma(const PolicyOptions& options) { return rules_options(options, "rules-gamma").status(); }
 
 absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_softmax(std::string_view model, const PolicyOptions& options) {
-  const absl::StatusOr<double> temperature = softmax_temperature(options);
-  if (!temperature.ok()) return temperature.status();
+  const absl::StatusOr<SoftmaxSettings> settings = softmax_settings(options);
+  if (!settings.ok()) return settings.status();
   const std::string path(model);
   absl::StatusOr<ModelFile> file = read_model_file(path);
   if (!file.ok()) return file.status();
@@ -66,14 +80,16 @@ absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_softmax(std::string_view mod
   }
   absl::StatusOr<SoftmaxModel> m = softmax_model_from_file(*file, path);
   if (!m.ok()) return m.status();
-  if (*temperature != 1) {
-    const float scale = static_cast<float>(1 / *temperature);
+  if (settings->temperature != 1) {
+    const float scale = static_cast<float>(1 / settings->temperature);
     for (float& w : m->fixed) w *= scale;
     for (auto& table : m->patterns) {
       for (auto& [key, w] : table) w *= scale;
     }
   }
-  return std::make_unique<SoftmaxPolicy>(std::make_shared<const SoftmaxModel>(std::move(*m)));
+  auto softmax = std::make_unique<SoftmaxPolicy>(std::make_shared<const SoftmaxModel>(std::move(*m)));
+  if (settings->moves == 0) return softmax;
+  return std::make_unique<SwitchPolicy>(std::move(softmax), std::make_unique<RulesPolicy>(), settings->moves);
 }
 
 absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_guesser(std::string_view model, const PolicyOptions& options) {
@@ -87,16 +103,16 @@ absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_guesser(std::string_view mod
 constexpr PolicyKind kPolicies[] = {
     {"uniform", "", "uniformly random legal moves that fill no own eye (light playouts)", make_uniform},
     {"rules", "", "hand-written rules: capture, save from atari, MoGo 3x3 patterns, no big self-atari", make_rules_policy},
-    {"softmax", "MODEL", "a softmax model's probabilities, kept up to date incrementally (setting: softmax.temperature)", make_softmax},
+    {"softmax", "MODEL", "a softmax model's probabilities, kept up to date incrementally (settings: softmax.temperature, softmax.moves)", make_softmax},
     {"rules-gamma", "MODEL", "the rules with a learned pattern answer: a gamma model's 3x3 weights around the last move", make_rules_gamma_policy},
-    {"gamma", "MODEL", "Bradley-Terry gammas of 3x3 patterns and tactical flags, re-rated incrementally (cheap)", make_gamma_policy},
+    {"gamma", "MODEL", "Bradley-Terry gammas of 3x3 patterns and tactical flags, re-rated incrementally (setting: gamma.moves)", make_gamma_policy},
     {"guesser", "MODEL", "any guesser's probabilities, one full-board guess per move (slow)", make_guesser},
 };
 
 // Each policy's settings check, by name (policy_settings.h).
 using SettingsCheck = absl::Status (*)(const PolicyOptions&);
 constexpr std::pair<std::string_view, SettingsCheck> kSettingsChecks[] = {
-    {"uniform", check_uniform}, {"rules", check_rules}, {"rules-gamma", check_rules_gamma}, {"softmax", check_softmax}, {"guesser", check_guesser}};
+    {"uniform", check_uniform}, {"rules", check_rules}, {"rules-gamma", check_rules_gamma}, {"softmax", check_softmax}, {"gamma", check_gamma}, {"guesser", check_guesser}};
 
 }  // namespace
 

@@ -288,50 +288,102 @@ Vertex RulesPolicy::pattern_move(Rng& rng) const {
   return moves.pick(rng);
 }
 
-Vertex RulesPolicy::learned_pattern_move(Rng& rng) const {
+int RulesPolicy::learned_answer(LearnedAnswer& out, bool with_second, std::array<LocalFeatures, 16>* features) const {
   const LocalGammas& g = *gammas_;
-  const std::vector<float>& table = g.pattern[to_move_ == Color::kBlack ? 0 : 1];
+  const int colour = to_move_ == Color::kBlack ? 0 : 1;
+  const std::vector<float>& table = g.pattern[colour];
   const Geometry& geometry = board_.geometry();
-  std::array<Vertex, 16> moves;
-  std::array<float, 16> weights;
-  int n = 0;
-  float total = 0;
+  out.n = 0;
+  out.total = 0;
   const auto add = [&](Vertex around) {
     const int i = around.index(), s = board_.stride();
     const int offsets[8] = {-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1};
     for (const int offset : offsets) {
       const Vertex v(i + offset);
-      if (!board_.is_empty(v) || std::find(moves.begin(), moves.begin() + n, v) != moves.begin() + n) continue;
-      float w = g.model ? g.model->gammas[g.model->pattern_index(static_cast<uint32_t>(canonical(
-                              pattern_code(board_, v, to_move_, PatternShape::k3x3), PatternShape::k3x3)))]
-                        : table[neighbour_colours(board_, v)];
-      if (last_.is_point()) {
-        const int d = move_distance(geometry, v, last_);
-        if (d <= 4) w *= g.distance[d];
+      if (!board_.is_empty(v) || std::find(out.moves.begin(), out.moves.begin() + out.n, v) != out.moves.begin() + out.n) {
+        continue;
       }
-      if (second_last_.is_point()) {
-        const int d = move_distance(geometry, v, second_last_);
-        if (d <= 4) w *= g.distance2[d];
+      const int pattern =
+          g.model ? g.model->pattern_index(static_cast<uint32_t>(
+                        canonical(pattern_code(board_, v, to_move_, PatternShape::k3x3), PatternShape::k3x3)))
+                  : -1;
+      const int key = g.model ? -1 : neighbour_colours(board_, v);
+      float w = g.model ? g.model->gammas[pattern] : table[key];
+      const int d1 = last_.is_point() ? move_distance(geometry, v, last_) : 99;
+      const int d2 = second_last_.is_point() ? move_distance(geometry, v, second_last_) : 99;
+      if (d1 <= 4) w *= g.distance[d1];
+      if (d2 <= 4) w *= g.distance2[d2];
+      if (features) {
+        LocalFeatures& f = (*features)[out.n];
+        f.pattern = g.model ? pattern : g.pattern_index[colour][key];
+        f.distance = d1 <= 4 ? d1 : 0;
+        f.distance2 = d2 <= 4 ? d2 : 0;
       }
-      moves[n] = v;
-      weights[n++] = w;
-      total += w;
+      out.moves[out.n] = v;
+      out.weights[out.n++] = w;
+      out.total += w;
     }
   };
   if (last_.is_point()) add(last_);
-  if (second_last_.is_point() && fires(pattern_second_threshold_, rng)) add(second_last_);
-  const float background = static_cast<float>(options_.gamma_background) * g.empty *
-                           static_cast<float>(board_.empty_points().size());
+  if (second_last_.is_point() && with_second) add(second_last_);
+  out.background =
+      static_cast<float>(options_.gamma_background) * g.empty * static_cast<float>(board_.empty_points().size());
+  return out.n;
+}
+
+bool RulesPolicy::answer_acceptable(Vertex v) const { return acceptable(v) && !self_atari(v); }
+
+Vertex RulesPolicy::learned_pattern_move(Rng& rng) const {
+  LearnedAnswer a;
+  learned_answer(a, second_last_.is_point() && fires(pattern_second_threshold_, rng));
+  int n = a.n;
+  float total = a.total;
   while (n > 0 && total > 0) {
-    float u = static_cast<float>(rng.uniform()) * (total + background);
+    float u = static_cast<float>(rng.uniform()) * (total + a.background);
     if (u >= total) return Vertex::none();  // the rest of the board
     int k = 0;
-    while (k < n - 1 && u >= weights[k]) u -= weights[k++];
-    const Vertex v = moves[k];
-    if (acceptable(v) && !self_atari(v)) return v;
-    total -= weights[k];
-    moves[k] = moves[n - 1];
-    weights[k] = weights[--n];
+    while (k < n - 1 && u >= a.weights[k]) u -= a.weights[k++];
+    const Vertex v = a.moves[k];
+    if (answer_acceptable(v)) return v;
+    total -= a.weights[k];
+    a.moves[k] = a.moves[n - 1];
+    a.weights[k] = a.weights[--n];
+  }
+  return Vertex::none();
+}
+
+Vertex RulesPolicy::learned_random_move(Rng& rng, LearnedAnswer* trace) const {
+  const std::span<const int16_t> empties = board_.empty_points();
+  if (empties.empty()) return Vertex::none();
+  const std::vector<float>& table = gammas_->pattern[to_move_ == Color::kBlack ? 0 : 1];
+  LearnedAnswer local;
+  LearnedAnswer& a = trace ? *trace : local;
+  a.n = 0;
+  a.total = 0;
+  a.background = 0;
+  const int k = std::min(options_.gamma_candidates, static_cast<int>(a.moves.size()));
+  for (int i = 0; i < k; ++i) {
+    const Vertex v(empties[rng.below(static_cast<uint32_t>(empties.size()))]);
+    if (std::find(a.moves.begin(), a.moves.begin() + a.n, v) != a.moves.begin() + a.n) continue;
+    const float w = table[neighbour_colours(board_, v)];
+    a.moves[a.n] = v;
+    a.weights[a.n++] = w;
+    a.total += w;
+  }
+  // Drawn with rejection, as the pattern answer (learned_pattern_move), without a background.
+  std::array<float, 16> weights = a.weights;
+  std::array<Vertex, 16> moves = a.moves;
+  int n = a.n;
+  float total = a.total;
+  while (n > 0 && total > 0) {
+    float u = static_cast<float>(rng.uniform()) * total;
+    int j = 0;
+    while (j < n - 1 && u >= weights[j]) u -= weights[j++];
+    const Vertex v = moves[j];
+    if (answer_acceptable(v)) return v;
+    total -= weights[j];
+    moves[j] = moves[n - 1];
+    weights[j] = weights[--n];
   }
   return Vertex::none();
 }
@@ -381,6 +433,7 @@ Vertex RulesPolicy::ko_move() const {
 }
 
 Vertex RulesPolicy::sample(Rng& rng) {
+  if (candidates_trace_) candidates_trace_->n = 0;
   // Each rule looks for its move first and draws its rate only when it has one.
   if (ko_threshold_ != 0) {
     const Vertex v = ko_move();
@@ -427,6 +480,10 @@ Vertex RulesPolicy::sample(Rng& rng) {
     }
   }
   last_rule_ = RulesRule::kRandom;
+  if (gammas_ && options_.gamma_candidates > 0) {
+    const Vertex v = learned_random_move(rng, candidates_trace_);
+    if (v.is_point()) return v;
+  }
   if (fires(self_atari_threshold_, rng)) return random_move_without_self_atari(rng);
   return random_move(board_, to_move_, rng);
 }
@@ -485,6 +542,15 @@ absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options, std::st
       r.gamma_liberties = value == "1";
       known = true;
     }
+    if (learned && field == "candidates") {
+      int k = 0;
+      if (!absl::SimpleAtoi(value, &k) || k < 0 || k > 16) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("policy setting ", key, "=", value, ": expected a whole number of points in [0, 16]"));
+      }
+      r.gamma_candidates = k;
+      known = true;
+    }
     if (learned && field == "background") {
       double b = 0;
       if (!absl::SimpleAtod(value, &b) || !(b >= 0 && b <= 1e6)) {
@@ -499,7 +565,7 @@ absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options, std::st
           "policy ", name, " has no setting '", key, "' (known: ", absl::StrJoin(rates, ", ", [&](std::string* out, const auto& e) {
             absl::StrAppend(out, prefix, std::string(e.first));
           }),
-          ", ", prefix, "two_liberty_reads, ", prefix, "self_atari_stones", learned ? ", rules-gamma.background, rules-gamma.liberties" : "", ")"));
+          ", ", prefix, "two_liberty_reads, ", prefix, "self_atari_stones", learned ? ", rules-gamma.background, rules-gamma.liberties, rules-gamma.candidates" : "", ")"));
     }
   }
   return r;

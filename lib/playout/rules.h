@@ -87,6 +87,11 @@ struct RulesOptions {
   /// `rules-gamma` only ("rules-gamma.liberties" 0 or 1): read each neighbour's pattern with
   /// its chains' liberty buckets (pattern_code) instead of the table by colours alone.
   bool gamma_liberties = false;
+  /// `rules-gamma` only ("rules-gamma.candidates", 0..16): the move on the rest of the board
+  /// (when no rule chose one) is drawn among this many uniformly random empty points by their
+  /// 3x3 pattern gammas (refusing own eyes, illegal points and refused self-ataris), as Leela
+  /// 0.x scores a few random points; 0: a uniformly random move, as `rules` plays.
+  int gamma_candidates = 0;
 };
 
 /// Which rule chose a move (for tests and statistics).
@@ -110,6 +115,35 @@ class RulesPolicy final : public BoardPolicy {
   /// The rule that chose the move of the last sample().
   RulesRule last_rule() const { return last_rule_; }
 
+  /// rules-gamma's pattern answer (rules_gamma.h) before its draw: the empty neighbours of the
+  /// last move (and of the second-last with `with_second`), each with its weight (the product
+  /// of its 3x3 pattern's and distances' gammas), and the background weight of the rest of the
+  /// board. The draw picks a neighbour with probability weight / (total + background), skipping
+  /// those that are not answer_acceptable(), or else plays on the rest of the board.
+  struct LearnedAnswer {
+    std::array<Vertex, 16> moves;
+    std::array<float, 16> weights;
+    int n = 0;
+    float total = 0;       // sum of the weights
+    float background = 0;  // rules-gamma.background * gamma(empty 3x3 pattern) * empty points
+  };
+  /// The gamma-model features behind one candidate's weight: the pattern's index into
+  /// GammaModel::gammas, and the move_distance() to the last and second-last moves (0 when more
+  /// than 4 or there is none; only 2..4 have a gamma).
+  struct LocalFeatures {
+    int pattern = 0;
+    int distance = 0, distance2 = 0;
+  };
+  /// Fills `out` (and `features`, for simulation balancing) for the side to move; returns out.n.
+  /// Only for rules-gamma (a policy made with gammas).
+  int learned_answer(LearnedAnswer& out, bool with_second, std::array<LocalFeatures, 16>* features = nullptr) const;
+  /// A candidate of the pattern answer may be played: legal, no own eye, no refused self-atari.
+  bool answer_acceptable(Vertex v) const;
+  /// With rules-gamma.candidates: from now on each sample() that reaches the move on the rest
+  /// of the board records its draw in `*trace` (the points drawn and their weights; background
+  /// 0), for simulation balancing; nullptr stops. trace->n is 0 when no such draw was made.
+  void trace_candidates(LearnedAnswer* trace) { candidates_trace_ = trace; }
+
  private:
   // A rate as a threshold on 32 random bits: 0 never fires, 2^32 always does.
   static uint64_t threshold(double rate);
@@ -132,6 +166,9 @@ class RulesPolicy final : public BoardPolicy {
   template <typename C>
   void add_pattern_moves(Vertex around, C& moves) const;
   Vertex random_move_without_self_atari(Rng& rng) const;
+  // rules-gamma.candidates: one of a few random empty points by their pattern gammas (none when
+  // none of them is acceptable); records the draw in `trace` when given.
+  Vertex learned_random_move(Rng& rng, LearnedAnswer* trace = nullptr) const;
   bool acceptable(Vertex v) const;  // legal for to_move_ and fills no own eye
   bool self_atari(Vertex v) const;  // a refused self-atari for to_move_ (tactics.h is_self_atari)
 
@@ -141,6 +178,7 @@ class RulesPolicy final : public BoardPolicy {
   const uint8_t* patterns_;  // features/mogo3x3.h's table: 2^16 keys, bit 0 black, bit 1 white
   std::shared_ptr<const LocalGammas> gammas_;
   RulesRule last_rule_ = RulesRule::kRandom;
+  LearnedAnswer* candidates_trace_ = nullptr;
   // The point of the last ko capture (Board::ko_point() just after it) and the moves since;
   // kept only when the ko rule is on.
   Vertex last_ko_ = Vertex::none();

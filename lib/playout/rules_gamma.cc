@@ -13,6 +13,7 @@ LocalGammas local_gammas(const GammaModel& model) {
   constexpr int kPoint[8] = {7, 0, 4, 3, 1, 6, 2, 5};
   LocalGammas g;
   for (auto& t : g.pattern) t.resize(1 << 16);
+  for (auto& t : g.pattern_index) t.resize(1 << 16);
   for (uint32_t key = 0; key < (1u << 16); ++key) {
     uint64_t code = 0;  // for Black to move
     for (int k = 0; k < 8; ++k) {
@@ -20,9 +21,10 @@ LocalGammas local_gammas(const GammaModel& model) {
       const uint64_t state = c == 1 || c == 2 ? (c | (3 << 2)) : c;  // stones at 3+ liberties
       code |= state << (4 * kPoint[k]);
     }
-    g.pattern[0][key] = model.gammas[model.pattern_index(static_cast<uint32_t>(canonical(code, PatternShape::k3x3)))];
-    g.pattern[1][key] =
-        model.gammas[model.pattern_index(static_cast<uint32_t>(canonical(swap_colors(code), PatternShape::k3x3)))];
+    g.pattern_index[0][key] = model.pattern_index(static_cast<uint32_t>(canonical(code, PatternShape::k3x3)));
+    g.pattern_index[1][key] = model.pattern_index(static_cast<uint32_t>(canonical(swap_colors(code), PatternShape::k3x3)));
+    g.pattern[0][key] = model.gammas[g.pattern_index[0][key]];
+    g.pattern[1][key] = model.gammas[g.pattern_index[1][key]];
   }
   for (int d = 2; d <= 4; ++d) {
     g.distance[d] = model.gammas[model.flag_index(kGammaDistance, d - 1)];

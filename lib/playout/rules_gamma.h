@@ -40,6 +40,8 @@ struct LocalGammas {
   /// [colour to move: 0 Black, 1 White][neighbour_colours() key (features/mogo3x3.h)]: the
   /// gamma of the 3x3 pattern with every stone at 3+ liberties. 2 x 2^16 entries.
   std::array<std::vector<float>, 2> pattern;
+  /// The same keys' pattern indices into GammaModel::gammas (for simulation balancing).
+  std::array<std::vector<int32_t>, 2> pattern_index;
   /// [move_distance() 0..4] to the last move / to the second-last move: the distance gamma
   /// (1 where the model has none).
   std::array<float, 5> distance{1, 1, 1, 1, 1};

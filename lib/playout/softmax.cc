@@ -23,6 +23,28 @@ void SumTree::reset(int slots) {
   }
   // The root level is one node (padded to a group); the last offset points at it.
   nodes_.assign(total, 0.0);
+  // Level 1 has the most nodes of the levels above the leaves.
+  const int level1 = offsets_.size() > 1 ? (offsets_[1] - offsets_[0]) / kArity : 1;
+  dirty_.assign((level1 + 63) / 64, 0);
+  next_dirty_.assign(dirty_.size(), 0);
+}
+
+void SumTree::commit() {
+  // Level k's marked nodes are recomputed from their children, and mark their parents for
+  // level k + 1. A level's nodes all come before its parents' level, whose marks start empty.
+  for (size_t k = 1; k < offsets_.size(); ++k) {
+    for (size_t w = 0; w < dirty_.size(); ++w) {
+      for (uint64_t bits = dirty_[w]; bits != 0; bits &= bits - 1) {
+        const int i = static_cast<int>(w * 64) + std::countr_zero(bits);
+        nodes_[offsets_[k] + i] = sum_of_children(k, i);
+        const int parent = i / kArity;
+        next_dirty_[parent >> 6] |= uint64_t{1} << (parent & 63);
+      }
+      dirty_[w] = 0;
+    }
+    std::swap(dirty_, next_dirty_);
+  }
+  std::fill(dirty_.begin(), dirty_.end(), 0);  // the root's "parent"
 }
 
 int SumTree::find(double u) const {
@@ -43,6 +65,7 @@ int SumTree::find(double u) const {
 
 PackedWeights::PackedWeights(const SoftmaxModel& model) : fixed_(model.fixed) {
   for (int k = 0; k < kNumPatternKinds; ++k) {
+    if (k == kKind3x3) continue;
     Table& t = tables_[k];
     size_t capacity = 2;
     while (capacity * 5 < model.patterns[k].size() * 8) capacity *= 2;
@@ -50,12 +73,35 @@ PackedWeights::PackedWeights(const SoftmaxModel& model) : fixed_(model.fixed) {
     t.mask = capacity - 1;
     t.shift = 64 - std::countr_zero(capacity);
     for (const auto& [key, w] : model.patterns[k]) {
-      size_t i = t.home(key);
+      size_t i = home(key, t.shift);
       while (t.slots[i].used) i = (i + 1) & t.mask;
       t.slots[i] = {key, w, 1};
     }
   }
+  size_t capacity = 2;
+  while (capacity * 3 < model.patterns[kKind3x3].size() * 4) capacity *= 2;
+  small_.assign(capacity, SmallSlot{kNoKey, 0.0f});
+  small_mask_ = capacity - 1;
+  small_shift_ = 64 - std::countr_zero(capacity);
+  for (const auto& [key, w] : model.patterns[kKind3x3]) {
+    if (key >= kNoKey) {
+      other_3x3_.emplace_back(key, w);
+      continue;
+    }
+    size_t i = home(key, small_shift_);
+    while (small_[i].key != kNoKey) i = (i + 1) & small_mask_;
+    small_[i] = {static_cast<uint32_t>(key), w};
+  }
 }
+
+float PackedWeights::other_3x3(uint64_t key) const {
+  for (const auto& [k, w] : other_3x3_) {
+    if (k == key) return w;
+  }
+  return 0.0f;
+}
+
+using softmax_detail::atari_next;
 
 SoftmaxPolicy::SoftmaxPolicy(std::shared_ptr<const SoftmaxModel> model, SoftmaxPolicyOptions options)
     : SoftmaxPolicy(model, std::make_shared<const PackedWeights>(*model), options) {}
@@ -64,7 +110,17 @@ SoftmaxPolicy::SoftmaxPolicy(std::shared_ptr<const SoftmaxModel> model, std::sha
                              SoftmaxPolicyOptions options)
     : model_(std::move(model)), weights_(std::move(weights)), options_(options),
       local_(model_->feature_set == FeatureSet::kRollout) {
-  updates_.resize(Board::kMaxVertices);
+  using namespace fixed_feature;
+  for (int i = 0; i < kMaxPatternPoints; ++i) {
+    // As response_features() lists them: response, then the neighbour feature if any.
+    const int adx = std::abs(kPatternOffsets[i].dx), ady = std::abs(kPatternOffsets[i].dy);
+    float s = 0;
+    s += weights_->fixed(kResponse);
+    if (adx + ady == 1) s += weights_->fixed(kNeighbourOrth);
+    if (adx == 1 && ady == 1) s += weights_->fixed(kNeighbourDiag);
+    response_fixed_[i] = s;
+  }
+  cache_3x3_.assign(size_t{1} << kCacheBits, CachedWeight{kNoCode, 0.0f, 1.0f});
   reset(Board(19), Color::kBlack);
 }
 
@@ -75,22 +131,28 @@ void SoftmaxPolicy::reset(const Board& board, Color to_move, Vertex last, Vertex
   last_ = last;
   second_last_ = second_last;
   const int n = board_.size();
-  const int stride = board_.stride();
-  slot_of_.fill(-1);
-  vertex_of_.resize(n * n);
-  for (int y = 0; y < n; ++y) {
-    for (int x = 0; x < n; ++x) {
-      const int v = board_.at(x, y).index();
-      slot_of_[v] = static_cast<int16_t>(y * n + x);
-      vertex_of_[y * n + x] = static_cast<int16_t>(v);
+  if (n != board_size_) {
+    board_size_ = n;
+    const int stride = board_.stride();
+    slot_of_.fill(-1);
+    vertex_of_.resize(n * n);
+    for (int y = 0; y < n; ++y) {
+      for (int x = 0; x < n; ++x) {
+        const int v = board_.at(x, y).index();
+        slot_of_[v] = static_cast<int16_t>(y * n + x);
+        vertex_of_[y * n + x] = static_cast<int16_t>(v);
+      }
     }
+    for (int i = 0; i < 12; ++i) diamond_offsets_[i] = kPatternOffsets[i].dy * stride + kPatternOffsets[i].dx;
+    // Index differences of the diamond's points (unique for every board size, see vertex.h): the
+    // previous move at p + offset i is point i of p's diamond.
+    response_point_.fill(-1);
+    for (int i = 0; i < 12; ++i) response_point_[diamond_offsets_[i] + kMaxDelta] = static_cast<int8_t>(i);
+    for (int i = 0; i < 12; ++i) radius3_offsets_[i] = diamond_offsets_[i];
+    for (int i = 0; i < 12; ++i) radius3_offsets_[12 + i] = kRing3Offsets[i].dy * stride + kRing3Offsets[i].dx;
+    features_.resize(n * n);
+    candidate_.resize(n * n);
   }
-  for (int i = 0; i < 12; ++i) diamond_offsets_[i] = kPatternOffsets[i].dy * stride + kPatternOffsets[i].dx;
-  // Index differences of the diamond's points (unique for every board size, see vertex.h).
-  in_diamond_.fill(false);
-  for (int off : diamond_offsets_) in_diamond_[off + kMaxDelta] = true;
-  for (int i = 0; i < 12; ++i) radius3_offsets_[i] = diamond_offsets_[i];
-  for (int i = 0; i < 12; ++i) radius3_offsets_[12 + i] = kRing3Offsets[i].dy * stride + kRing3Offsets[i].dx;
   for (int c = 0; c < 2; ++c) {
     tree_[c].reset(n * n);
     pending_[c].clear();
@@ -110,79 +172,120 @@ void SoftmaxPolicy::mark_atari_neighbours(Vertex chain) {
   } while (s != chain);
 }
 
-bool SoftmaxPolicy::base_features(Vertex v, Color c, CandidateFeatures* f) {
+void SoftmaxPolicy::rescore_base(int ci, int p, Color c) {
+  using namespace fixed_feature;
   ++rescored_;
-  if (!board_.is_empty(v) || board_.legal(v, c) != Legality::kLegal) return false;
-  if (options_.exclude_own_eyes && board_.is_eye(v, c)) return false;
-  // Rollout: the features without the previous move (sync() adds those); tree: all.
-  const Position ctx{&board_, c, local_ ? Vertex::none() : last_, second_last_};
-  candidate_features(model_->feature_set, ctx, v, tracker_.black_code(v), local_ ? nullptr : &states_, f);
-  return true;
+  const Vertex v(p);
+  if (!board_.is_empty(v) || board_.legal(v, c) != Legality::kLegal || (options_.exclude_own_eyes && board_.is_eye(v, c))) {
+    base_[ci][p] = kNotCandidate;
+    exp_base_[ci][p] = 0;
+    nakade_[ci][p] = 0;
+    return;
+  }
+  // candidate_features() of the rollout set: nakade, save atari, then the 3x3 pattern.
+  const uint64_t black = tracker_.black_code(v);
+  float s = 0;
+  int size = 0;
+  Color owner = Color::kEmpty;
+  const bool nakade = may_be_vital(v, black) && nakade_vital(board_, v, black, &size, &owner);
+  nakade_[ci][p] = nakade;
+  if (nakade) s += weights_->fixed(kNakade + 2 * (size - 3) + (owner == c ? 1 : 0));
+  if (atari_next(black) && saves_atari(board_, v, c)) s += weights_->fixed(kSaveAtari);
+  const uint64_t own = c == Color::kWhite ? swap_colors(black) : black;
+  const CachedWeight& w = weight_3x3(static_cast<uint32_t>(shrink(own, PatternShape::k3x3)));
+  base_[ci][p] = s + w.weight;
+  // Without fixed features the base is the pattern's weight (0 + w == w), whose exp is cached.
+  exp_base_[ci][p] = s == 0 ? w.exp_weight : -1;
 }
 
 void SoftmaxPolicy::sync(Color c) {
-  const int ci = c == Color::kBlack ? 0 : 1;
-  num_updates_ = 0;
-  auto add = [&](int p, bool base) { add_update(p, base); };
-  if (full_[ci]) {
-    if (!local_) states_.fill(board_);
-    for (int16_t p : vertex_of_) add(p, true);
-    full_[ci] = false;
+  if (local_) {
+    sync_rollout(c);
   } else {
-    for (int16_t p : pending_[ci]) add(p, true);
-    // Points whose relation to the previous move changed, and nothing else: their base score
-    // stands. (Marked so that a point in both diamonds is updated once.)
-    if (center_[ci] != last_) {
-      for (Vertex center : {center_[ci], last_}) {
-        if (!center.is_point()) continue;
-        for (int off : diamond_offsets_) {
-          const int p = center.index() + off;
-          if (slot_of_[p] >= 0 && mark_[ci][p] != epoch_[ci]) {
-            mark_[ci][p] = epoch_[ci];
-            add(p, false);
-          }
-        }
-      }
-    }
+    sync_tree(c);
   }
-  // Features first, with the pattern weights they need prefetched.
-  const bool response = local_ && last_.is_point();
-  const std::span<Update> updates(updates_.data(), num_updates_);
-  for (Update& u : updates) {
-    const Vertex v(u.p);
-    if (u.base) {
-      u.candidate = base_features(v, c, &u.fb);
-      if (u.candidate) weights_->prefetch(u.fb);
-    } else {
-      u.candidate = base_[ci][u.p] != -std::numeric_limits<float>::infinity();
-    }
-    u.response = false;
-    if (u.candidate && response) {
-      const int delta = u.p - last_.index();
-      if (delta >= -kMaxDelta && delta <= kMaxDelta && in_diamond_[delta + kMaxDelta]) {
-        response_features(Position{&board_, c, last_}, v, tracker_.black_code(v), &u.fr);
-        u.response = true;
-        weights_->prefetch(u.fr);
-      }
-    }
-  }
-  // Then the scores: exp(base + response part) in the tree.
-  for (const Update& u : updates) {
-    if (u.base) base_[ci][u.p] = u.candidate ? weights_->score(u.fb) : -std::numeric_limits<float>::infinity();
-    if (!u.candidate) {
-      tree_[ci].set(slot_of_[u.p], 0.0);
-      continue;
-    }
-    float s = base_[ci][u.p];
-    if (u.response) s += weights_->score(u.fr);
-    tree_[ci].set(slot_of_[u.p], std::exp(s));
-  }
+  const int ci = c == Color::kBlack ? 0 : 1;
+  full_[ci] = false;
   center_[ci] = last_;
   pending_[ci].clear();
   if (++epoch_[ci] == 0) {
     mark_[ci].fill(0);
     epoch_[ci] = 1;
   }
+}
+
+void SoftmaxPolicy::sync_rollout(Color c) {
+  const int ci = c == Color::kBlack ? 0 : 1;
+  SumTree& tree = tree_[ci];
+  const bool response = last_.is_point();
+  // 1. New bases: every point after a reset, else the points marked since the last sync. Their
+  // leaves are set here unless the previous move is within their diamond (step 3).
+  auto rescore = [&](int p) {
+    rescore_base(ci, p, c);
+    if (!response || response_point(p) < 0) tree.stage(slot_of_[p], plain_weight(ci, p));
+  };
+  const bool moved = full_[ci] || center_[ci] != last_;
+  if (full_[ci]) {
+    for (int16_t p : vertex_of_) rescore(p);
+  } else {
+    for (int16_t p : pending_[ci]) rescore(p);
+    // 2. The points that the previous move this colour saw left: their response part goes.
+    // (A point in both diamonds is done in step 3; a point set twice gets the same leaf.)
+    if (moved && center_[ci].is_point()) {
+      for (int off : diamond_offsets_) {
+        const int p = center_[ci].index() + off;
+        if (slot_of_[p] >= 0 && (!response || response_point(p) < 0)) tree.stage(slot_of_[p], plain_weight(ci, p));
+      }
+    }
+  }
+  // 3. The candidates within the diamond of the previous move: base plus response part. All of
+  // them when it moved, else those rescored. Keys first, their weights prefetched.
+  if (response) {
+    int n = 0;
+    for (int off : diamond_offsets_) {
+      const int p = last_.index() + off;
+      if (slot_of_[p] < 0 || (!moved && mark_[ci][p] != epoch_[ci])) continue;
+      if (base_[ci][p] == kNotCandidate) {
+        tree.stage(slot_of_[p], 0.0);
+        continue;
+      }
+      // response_features(): p's diamond for c with the previous move's point marked.
+      const int point = response_point(p);
+      const uint64_t black = tracker_.black_code(Vertex(p));
+      const uint64_t own = c == Color::kWhite ? swap_colors(black) : black;
+      const uint64_t key = canonical(own | (uint64_t{3} << (4 * point)), PatternShape::kDiamond12);
+      weights_->prefetch(static_cast<int>(PatternKind::kResponse), key);
+      response_updates_[n++] = {static_cast<int16_t>(p), static_cast<int8_t>(point), key};
+    }
+    for (int k = 0; k < n; ++k) {
+      const ResponseUpdate& u = response_updates_[k];
+      const float part = response_fixed_[u.point] + weights_->weight(static_cast<int>(PatternKind::kResponse), u.key);
+      tree.stage(slot_of_[u.p], std::exp(base_[ci][u.p] + part));
+    }
+  }
+  tree.commit();
+}
+
+void SoftmaxPolicy::sync_tree(Color c) {
+  // Every feature may change with any move (distances to the previous moves): everything is
+  // rescored after each move, features first (their weights prefetched), then the scores.
+  const int ci = c == Color::kBlack ? 0 : 1;
+  if (!full_[ci]) return;
+  states_.fill(board_);
+  const Position ctx{&board_, c, last_, second_last_};
+  const int n = static_cast<int>(vertex_of_.size());
+  for (int s = 0; s < n; ++s) {
+    const Vertex v(vertex_of_[s]);
+    ++rescored_;
+    candidate_[s] = board_.is_empty(v) && board_.legal(v, c) == Legality::kLegal &&
+                    !(options_.exclude_own_eyes && board_.is_eye(v, c));
+    if (!candidate_[s]) continue;
+    candidate_features(model_->feature_set, ctx, v, tracker_.black_code(v), &states_, &features_[s]);
+    weights_->prefetch(features_[s]);
+  }
+  SumTree& tree = tree_[ci];
+  for (int s = 0; s < n; ++s) tree.stage(s, candidate_[s] ? std::exp(weights_->score(features_[s])) : 0.0);
+  tree.commit();
 }
 
 void SoftmaxPolicy::play(Vertex v) {
@@ -215,7 +318,19 @@ void SoftmaxPolicy::play(Vertex v) {
     board_.play_legal(v, c);
     tracker_.update(board_, v);
 
-    for (int16_t p : tracker_.dirty()) mark(p);  // includes the new ko point (a captured stone)
+    // The tracker's dirty points. Legality (ko aside), the own-eye test and the 3x3 weight depend
+    // only on the 3x3 code; nakade and save atari on lane 2 too (mark_lane2()). The played point
+    // (now occupied) and the emptied ones (among them the new ko point) are rescored whatever
+    // their codes say, and the old ko point.
+    for (int16_t p : tracker_.dirty()) {
+      if (tracker_.changed_3x3(p)) {
+        mark(p);
+      } else {
+        mark_lane2(p);
+      }
+    }
+    mark(v.index());
+    for (int16_t r : board_.last_removed()) mark(r);
     if (old_ko.is_point()) mark(old_ko.index());
 
     // Save atari through a capture: for each chain in atari now or before the move whose
@@ -251,7 +366,8 @@ void SoftmaxPolicy::play(Vertex v) {
       const Vertex x(v.index() + radius3_offsets_[i]);
       int size;
       Color owner;
-      if (slot_of_[x.index()] >= 0 && board_.is_empty(x) && nakade_vital(board_, x, tracker_.black_code(x), &size, &owner)) {
+      if (slot_of_[x.index()] >= 0 && board_.is_empty(x) && may_be_vital(x, tracker_.black_code(x)) &&
+          nakade_vital(board_, x, tracker_.black_code(x), &size, &owner)) {
         mark(x.index());
       }
     }

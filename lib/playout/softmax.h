@@ -31,10 +31,13 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <vector>
 
+#include "features/nakade.h"
 #include "features/pattern_tracker.h"
 #include "go/board.h"
 #include "go/random.h"
@@ -43,9 +46,29 @@
 
 namespace hane {
 
+namespace softmax_detail {
+// Whether a stone next to the centre of the Black diamond code `black` is in atari (a nibble
+// 0x5 or 0x6 in lane 0): save atari needs one.
+inline bool atari_next(uint64_t black) {
+  bool atari = false;
+  for (int i = 0; i < 4; ++i) {
+    const uint64_t nib = (black >> (4 * i)) & 0xF;
+    atari |= nib == 0x5 || nib == 0x6;
+  }
+  return atari;
+}
+}  // namespace softmax_detail
+
 /// Non-negative weights on slots 0..n-1, in an 8-ary sum tree (a node holds the sum of its 8
 /// children, one cache line of doubles): set() and find() cost O(log n) (3 levels above 361
-/// slots). Sums are recomputed from the children on every update, so they never drift.
+/// slots). Sums are recomputed from the children on every update, so they never drift, and a
+/// node's value depends only on the leaves below it (not on the order of the updates).
+///
+/// Many leaves changed at once are cheaper staged: stage() writes leaves only, and commit()
+/// then recomputes each node above them once, level by level (after a playout move about 25
+/// leaves change, mostly in a few groups of 8, so commit() recomputes a dozen nodes where
+/// set() would recompute 75). Between stage() and commit() the sums above the staged leaves
+/// are stale: total() and find() need a commit() first.
 class SumTree {
  public:
   static constexpr int kArity = 8;
@@ -57,10 +80,17 @@ class SumTree {
     int i = slot;
     for (size_t k = 1; k < offsets_.size(); ++k) {
       i /= kArity;
-      const double* c = &nodes_[offsets_[k - 1] + i * kArity];
-      nodes_[offsets_[k] + i] = ((c[0] + c[1]) + (c[2] + c[3])) + ((c[4] + c[5]) + (c[6] + c[7]));
+      nodes_[offsets_[k] + i] = sum_of_children(k, i);
     }
   }
+  /// Sets the weight of `slot` without updating the sums above it (see commit()).
+  void stage(int slot, double weight) {
+    nodes_[slot] = weight;
+    const int parent = slot / kArity;
+    dirty_[parent >> 6] |= uint64_t{1} << (parent & 63);
+  }
+  /// Brings the sums above the staged slots up to date: the same values as set() would give.
+  void commit();
   double weight(int slot) const { return nodes_[slot]; }
   double total() const { return nodes_[offsets_.back()]; }
   /// The slot whose cumulative weight interval holds u, for 0 <= u < total() (a slot of
@@ -70,17 +100,25 @@ class SumTree {
   int slots() const { return slots_; }
 
  private:
+  // The sum of the kArity children of node i of level k (k >= 1), in a fixed order.
+  double sum_of_children(size_t k, int i) const {
+    const double* c = &nodes_[offsets_[k - 1] + i * kArity];
+    return ((c[0] + c[1]) + (c[2] + c[3])) + ((c[4] + c[5]) + (c[6] + c[7]));
+  }
   int slots_ = 0;
   std::vector<int> offsets_;    // where each level starts in nodes_: leaves first, the root last
   std::vector<double> nodes_;
+  // Bit i set: node i of level 1 has a staged child. Each level's marks during commit().
+  std::vector<uint64_t> dirty_, next_dirty_;
 };
 
 /// A softmax model's weights packed for playouts: one open-addressing table per pattern kind
-/// (linear probing, 16-byte slots with key and weight, load at most 5/8), so that a lookup
-/// reads one cache line, which prefetch() can fetch ahead, and the small hot 3x3 table stays
-/// dense in the cache. score() adds the same weights in
-/// the same order as SoftmaxModel::score, so the scores are bit for bit the same. Read-only
-/// once built: shared by the clones of a policy.
+/// (linear probing), so that a lookup reads one cache line, which prefetch() can fetch ahead.
+/// The 3x3 table, read for every rescored point, has 8-byte slots (canonical 3x3 codes fit in
+/// 32 bits) at a load of at most 3/4: 256 KB for the shipped model's 23,891 patterns, which
+/// stay in a core's L2 cache; the others have 16-byte slots (key and weight) at a load of at most
+/// 5/8. score() adds the same weights in the same order as SoftmaxModel::score, so the scores are
+/// bit for bit the same. Read-only once built: shared by the clones of a policy.
 class PackedWeights {
  public:
   explicit PackedWeights(const SoftmaxModel& model);
@@ -95,20 +133,46 @@ class PackedWeights {
   /// Fetches the slots score(f) will read into the cache.
   void prefetch(const CandidateFeatures& f) const {
     for (int k = 0; k < kNumPatternKinds; ++k) {
-      if (f.has_key(static_cast<PatternKind>(k))) __builtin_prefetch(&tables_[k].slots[tables_[k].home(f.keys[k])]);
+      if (f.has_key(static_cast<PatternKind>(k))) prefetch(k, f.keys[k]);
+    }
+  }
+  /// The weight of fixed feature `i`.
+  float fixed(int i) const { return fixed_[i]; }
+  /// Fetches the slot where a lookup of `key` of kind `kind` starts into the cache.
+  void prefetch(int kind, uint64_t key) const {
+    if (kind == kKind3x3) {
+      __builtin_prefetch(&small_[home(key, small_shift_)]);
+    } else {
+      __builtin_prefetch(&tables_[kind].slots[home(key, tables_[kind].shift)]);
     }
   }
   /// The weight of pattern key `key` of kind `kind` (0 if the model has none).
   float weight(int kind, uint64_t key) const {
+    if (kind == kKind3x3) {
+      return key < kNoKey ? weight_3x3(static_cast<uint32_t>(key)) : other_3x3(key);
+    }
     const Table& t = tables_[kind];
-    for (size_t i = t.home(key);; i = (i + 1) & t.mask) {
+    for (size_t i = home(key, t.shift);; i = (i + 1) & t.mask) {
       const Slot& s = t.slots[i];
       if (s.used && s.key == key) return s.weight;
       if (!s.used) return 0.0f;
     }
   }
+  /// weight(k3x3, key) for a canonical 3x3 code (< 2^32, as every board's are).
+  float weight_3x3(uint32_t key) const {
+    for (size_t i = home(key, small_shift_);; i = (i + 1) & small_mask_) {
+      const SmallSlot& s = small_[i];
+      if (s.key == key) return s.weight;
+      if (s.key == kNoKey) return 0.0f;
+    }
+  }
 
  private:
+  static constexpr int kKind3x3 = static_cast<int>(PatternKind::k3x3);
+  static size_t home(uint64_t key, int shift) { return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> shift); }
+  // 3x3 keys of the model that do not fit a small slot (2^32 - 1 and above: no board makes
+  // them), looked up in a list.
+  float other_3x3(uint64_t key) const;
   struct Slot {
     uint64_t key = 0;
     float weight = 0;
@@ -118,10 +182,18 @@ class PackedWeights {
     std::vector<Slot> slots;
     size_t mask = 0;
     int shift = 63;
-    size_t home(uint64_t key) const { return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> shift); }
   };
+  struct SmallSlot {
+    uint32_t key;  // kNoKey: empty
+    float weight;
+  };
+  static constexpr uint32_t kNoKey = 0xFFFF'FFFF;
   std::vector<float> fixed_;
-  std::array<Table, kNumPatternKinds> tables_;
+  std::array<Table, kNumPatternKinds> tables_;  // (the 3x3 one unused)
+  std::vector<SmallSlot> small_;
+  size_t small_mask_ = 0;
+  int small_shift_ = 63;
+  std::vector<std::pair<uint64_t, float>> other_3x3_;
 };
 
 struct SoftmaxPolicyOptions {
@@ -172,6 +244,11 @@ class SoftmaxPolicy final : public PlayoutPolicy {
   int64_t rescored() const { return rescored_; }
 
  private:
+  struct CachedWeight {
+    uint32_t code;
+    float weight;
+    float exp_weight;  // std::exp(weight)
+  };
   int slot(Vertex v) const { return slot_of_[v.index()]; }
   // Marks point index p for rescoring for both colours.
   void mark(int p) {
@@ -182,34 +259,55 @@ class SoftmaxPolicy final : public PlayoutPolicy {
       }
     }
   }
-  void mark_atari_neighbours(Vertex chain);
-  // Brings colour c's tree up to date: first the features of every point to update (their
-  // pattern weights prefetched, so that the lookups' cache misses overlap), then the scores.
-  void sync(Color c);
-  // The features of v for c without the response features (rollout) or with all (tree); false
-  // if v is not a candidate.
-  bool base_features(Vertex v, Color c, CandidateFeatures* f);
-  // A point to update in sync(): whether its base is rescored, and its features.
-  struct Update {
-    int16_t p;
-    bool base;        // rescore the base (else only the response part changed)
-    bool candidate;   // a candidate (else weight 0)
-    bool response;    // within the previous move's diamond: fr holds its response features
-    CandidateFeatures fb, fr;
-  };
-  // A fresh update (features emptied without clearing their arrays).
-  Update& add_update(int p, bool base) {
-    Update& u = updates_[num_updates_++];
-    u.p = static_cast<int16_t>(p);
-    u.base = base;
-    u.fb.num_fixed = 0;
-    u.fb.key_mask = 0;
-    u.fr.num_fixed = 0;
-    u.fr.key_mask = 0;
-    return u;
+  // Marks a dirty point of the tracker whose 3x3 code did not change (only lane 2 of its
+  // diamond did), for the colours whose base may depend on lane 2 there: a nakade feature
+  // (it has one, or may have one now), or save atari (a chain in atari next to it).
+  void mark_lane2(int p) {
+    const uint64_t black = tracker_.black_code(Vertex(p));
+    const bool both = softmax_detail::atari_next(black) || nakade_possible(black);
+    for (int c = 0; c < 2; ++c) {
+      if ((both || nakade_[c][p]) && mark_[c][p] != epoch_[c]) {
+        mark_[c][p] = epoch_[c];
+        pending_[c].push_back(static_cast<int16_t>(p));
+      }
+    }
   }
-  std::vector<Update> updates_;  // one per point, reused (never value-initialised again)
-  int num_updates_ = 0;
+  void mark_atari_neighbours(Vertex chain);
+  // Brings colour c's tree up to date (see the top of this file).
+  void sync(Color c);
+  void sync_rollout(Color c);
+  void sync_tree(Color c);
+  // Rollout: sets the base of v for c, the score without the response part (the same sum, in
+  // the same order, as PackedWeights::score of candidate_features() without a previous move),
+  // or kNotCandidate, and its exp when the cache has it (else -1).
+  void rescore_base(int ci, int p, Color c);
+  // The cheapest necessary conditions of nakade_vital() at the empty point v with Black diamond
+  // code `black`: at least two empty neighbours, and a stone (or the edge) within distance 2
+  // (an eye space of at most 6 points is enclosed).
+  bool may_be_vital(Vertex v, uint64_t black) const { return board_.empty_neighbours(v) >= 2 && black != 0; }
+  // The weight of the 3x3 pattern whose raw code for the player to move is `code` (any of the
+  // 8 symmetric images), and its exp, through a direct-mapped cache of raw codes: a hit skips
+  // canonical(), the table lookup and exp().
+  const CachedWeight& weight_3x3(uint32_t code) {
+    CachedWeight& e = cache_3x3_[(code * 0x9E3779B1u) >> (32 - kCacheBits)];
+    if (e.code != code) {
+      const float w = weights_->weight_3x3(static_cast<uint32_t>(canonical(code, PatternShape::k3x3)));
+      e = {code, w, std::exp(w)};
+    }
+    return e;
+  }
+  // The leaf of point p without a response part: the exp of its base (computed once per base).
+  double plain_weight(int ci, int p) {
+    float& e = exp_base_[ci][p];
+    if (e < 0) e = std::exp(base_[ci][p]);
+    return e;
+  }
+  // Which point of the diamond of p the previous move is (0..11, the nibble of p's code that
+  // sees it), or -1 if it is not within distance 1..2 of p.
+  int response_point(int p) const {
+    const int delta = last_.index() - p;
+    return delta >= -kMaxDelta && delta <= kMaxDelta ? response_point_[delta + kMaxDelta] : -1;
+  }
 
   std::shared_ptr<const SoftmaxModel> model_;
   std::shared_ptr<const PackedWeights> weights_;
@@ -222,11 +320,21 @@ class SoftmaxPolicy final : public PlayoutPolicy {
   Vertex last_ = Vertex::none(), second_last_ = Vertex::none();
   std::array<int16_t, Board::kMaxVertices> slot_of_{};
   std::vector<int16_t> vertex_of_;
+  int board_size_ = 0;  // the size slot_of_ and the offsets were made for
   std::array<SumTree, 2> tree_;
+  // Per colour and point: the score without the response part (kNotCandidate if the point is
+  // not a candidate), and its exp (0 for kNotCandidate; negative until needed).
+  static constexpr float kNotCandidate = -std::numeric_limits<float>::infinity();
   std::array<std::array<float, Board::kMaxVertices>, 2> base_{};
-  // Whether an index difference (offset by kMaxDelta) is one of the diamond's.
+  std::array<std::array<float, Board::kMaxVertices>, 2> exp_base_{};
+  std::array<std::array<uint8_t, Board::kMaxVertices>, 2> nakade_{};  // the base has a nakade feature
+  // By index difference (offset by kMaxDelta) from a candidate to the previous move: the
+  // diamond point it is (see response_point()).
   static constexpr int kMaxDelta = 2 * (Geometry::kMaxSize + Geometry::kPad) + 2;
-  std::array<bool, 2 * kMaxDelta + 1> in_diamond_{};
+  std::array<int8_t, 2 * kMaxDelta + 1> response_point_{};
+  // Per diamond point i of the previous move: the weights of the response and neighbour
+  // features, summed as PackedWeights::score sums them (0 + response + neighbour).
+  std::array<float, kMaxPatternPoints> response_fixed_{};
   // Per colour: points to rescore (each once per epoch), whether everything must be rescored,
   // and the previous move its response features were computed for.
   std::array<std::array<uint32_t, Board::kMaxVertices>, 2> mark_{};
@@ -234,6 +342,20 @@ class SoftmaxPolicy final : public PlayoutPolicy {
   std::array<std::vector<int16_t>, 2> pending_;
   std::array<bool, 2> full_{true, true};
   std::array<Vertex, 2> center_{Vertex::none(), Vertex::none()};
+  // sync_rollout(): the response points of the sync (point, diamond point, key).
+  struct ResponseUpdate {
+    int16_t p;
+    int8_t point;
+    uint64_t key;
+  };
+  std::array<ResponseUpdate, kMaxPatternPoints> response_updates_{};
+  // sync_tree(): every point's features, then their scores.
+  std::vector<CandidateFeatures> features_;
+  std::vector<uint8_t> candidate_;
+  // The 3x3 cache (weight_3x3()): 2^kCacheBits entries; a code no board makes marks an empty one.
+  static constexpr int kCacheBits = 14;
+  static constexpr uint32_t kNoCode = 0xFFFF'FFFF;  // nibbles 0xF: a wall with liberties
+  std::vector<CachedWeight> cache_3x3_;
   std::vector<int16_t> was_in_atari_;  // scratch for play()
   std::array<uint32_t, Board::kMaxVertices> seen_{};  // scratch marks for chain heads
   uint32_t seen_epoch_ = 0;

@@ -3,6 +3,7 @@
 #include "absl/strings/str_join.h"
 #include "predict/boost.h"
 #include "predict/gamma.h"
+#include "predict/joseki.h"
 #include "predict/leaf_softmax.h"
 #include "predict/pattern_table.h"
 #include "predict/softmax.h"
@@ -31,9 +32,28 @@ constexpr ModelKind kKinds[] = {
     {"leaf-softmax", load_as<LeafSoftmaxModel, LeafSoftmaxGuesser, leaf_softmax_from_file>},
 };
 
+absl::StatusOr<std::string> describe_joseki_file(const ModelFile& file, const std::string& path) {
+  absl::StatusOr<JosekiDictionary> d = joseki_from_file(file, path);
+  if (!d.ok()) return d.status();
+  return describe_joseki(*d);
+}
+
+// Kinds that are not guessers: one line each.
+constexpr OtherModelKind kOtherKinds[] = {
+    {"joseki", describe_joseki_file, "hane gtp --joseki"},
+};
+
+std::string known_kinds() {
+  std::vector<std::string> known;
+  for (const ModelKind& k : kKinds) known.emplace_back(k.kind);
+  for (const OtherModelKind& k : kOtherKinds) known.emplace_back(k.kind);
+  return absl::StrJoin(known, ", ");
+}
+
 }  // namespace
 
 std::span<const ModelKind> model_kinds() { return kKinds; }
+std::span<const OtherModelKind> other_model_kinds() { return kOtherKinds; }
 
 absl::StatusOr<std::unique_ptr<Guesser>> load_guesser(const std::string& path) {
   if (path == "uniform") return std::make_unique<UniformGuesser>();
@@ -43,9 +63,29 @@ absl::StatusOr<std::unique_ptr<Guesser>> load_guesser(const std::string& path) {
   for (const ModelKind& k : kKinds) {
     if (k.kind == kind) return k.load(*file, path);
   }
-  std::vector<std::string> known;
-  for (const ModelKind& k : kKinds) known.emplace_back(k.kind);
-  return absl::InvalidArgumentError(path + ": unknown model kind '" + kind + "' (known: " + absl::StrJoin(known, ", ") + ")");
+  for (const OtherModelKind& k : kOtherKinds) {
+    if (k.kind == kind) {
+      return absl::InvalidArgumentError(path + ": a " + kind + " model is not a move guesser (it is for " +
+                                        std::string(k.used_by) + ")");
+    }
+  }
+  return absl::InvalidArgumentError(path + ": unknown model kind '" + kind + "' (known: " + known_kinds() + ")");
+}
+
+absl::StatusOr<std::string> describe_model(const std::string& path) {
+  absl::StatusOr<ModelFile> file = read_model_file(path);
+  if (!file.ok()) return file.status();
+  const std::string kind = file->header.value("kind", "");
+  for (const OtherModelKind& k : kOtherKinds) {
+    if (k.kind == kind) return k.describe(*file, path);
+  }
+  for (const ModelKind& k : kKinds) {
+    if (k.kind != kind) continue;
+    absl::StatusOr<std::unique_ptr<Guesser>> guesser = k.load(*file, path);
+    if (!guesser.ok()) return guesser.status();
+    return (*guesser)->name();
+  }
+  return absl::InvalidArgumentError(path + ": unknown model kind '" + kind + "' (known: " + known_kinds() + ")");
 }
 
 }  // namespace hane

@@ -28,9 +28,30 @@ struct ModelKind {
 /// Every registered model kind.
 std::span<const ModelKind> model_kinds();
 
+/// Checks a whole model file of a kind that is not a move guesser and says in one line what it
+/// holds (for `hane model info`). Errors name `path`, as the kind's *_from_file function does.
+using ModelDescriber = absl::StatusOr<std::string> (*)(const ModelFile& file, const std::string& path);
+
+/// A model kind that is not a move guesser (the joseki dictionary, predict/joseki.h), and the
+/// option that uses it.
+struct OtherModelKind {
+  std::string_view kind;
+  ModelDescriber describe;
+  std::string_view used_by;  // e.g. "hane gtp --joseki"
+};
+
+/// Every registered kind that is not a move guesser.
+std::span<const OtherModelKind> other_model_kinds();
+
+/// One line about the model file at `path`, of any kind: a guesser's name ("decision tree
+/// ..."), or what another kind holds (not "uniform", which has no file). Checks the whole
+/// file. Errors: those of read_model_file, an unknown kind, a payload the kind rejects; each
+/// names the path.
+absl::StatusOr<std::string> describe_model(const std::string& path);
+
 /// The guesser stored in the model file at `path` (any kind), or "uniform" for the baseline.
-/// Errors: those of read_model_file, an unknown kind, or a payload the kind rejects; each
-/// message names the path.
+/// Errors: those of read_model_file, an unknown kind, a kind that is not a guesser (naming the
+/// option that takes it), or a payload the kind rejects; each message names the path.
 absl::StatusOr<std::unique_ptr<Guesser>> load_guesser(const std::string& path);
 
 }  // namespace hane

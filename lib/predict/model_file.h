@@ -53,6 +53,7 @@ uint64_t fnv1a64(std::string_view bytes);
 class PayloadWriter {
  public:
   void u8(uint8_t v) { out_.push_back(static_cast<char>(v)); }
+  void u16(uint16_t v) { put(&v, 2); }
   void u32(uint32_t v) { put(&v, 4); }
   void u64(uint64_t v) { put(&v, 8); }
   void f32(float v) { put(&v, 4); }
@@ -69,6 +70,7 @@ class PayloadReader {
  public:
   explicit PayloadReader(std::string_view bytes) : in_(bytes) {}
   uint8_t u8() { uint8_t v = 0; get(&v, 1); return v; }
+  uint16_t u16() { uint16_t v = 0; get(&v, 2); return v; }
   uint32_t u32() { uint32_t v = 0; get(&v, 4); return v; }
   uint64_t u64() { uint64_t v = 0; get(&v, 8); return v; }
   float f32() { float v = 0; get(&v, 4); return v; }

@@ -11,6 +11,7 @@
 #include "go/score.h"
 #include "playout/registry.h"
 #include "predict/guesser.h"
+#include "predict/joseki.h"
 #include "predict/load.h"
 #include "search/ownership.h"
 #include "search/search_impl.h"
@@ -27,9 +28,11 @@ double process_cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS
 
 }  // namespace
 
-Search::Impl::Impl(const SearchOptions& options, std::unique_ptr<PlayoutPolicy> policy, std::unique_ptr<Guesser> guesser)
+Search::Impl::Impl(const SearchOptions& options, std::unique_ptr<PlayoutPolicy> policy, std::unique_ptr<Guesser> guesser,
+                   std::shared_ptr<const JosekiDictionary> joseki)
     : options_(options), rave_equiv_(static_cast<float>(options.rave_equiv)),
-      amaf_weights_{options.amaf_distance, options.amaf_ko_threats}, pool_(static_cast<size_t>(options.max_tree_mb) << 20) {
+      amaf_weights_{options.amaf_distance, options.amaf_ko_threats}, pool_(static_cast<size_t>(options.max_tree_mb) << 20),
+      joseki_(std::move(joseki)) {
   for (int t = 0; t < options.threads; ++t) {
     auto w = std::make_unique<Worker>();
     w->policy = t == 0 ? std::move(policy) : workers_[0]->policy->clone();
@@ -66,10 +69,11 @@ absl::StatusOr<std::unique_ptr<Search>> Search::create(const SearchOptions& opti
     return absl::InvalidArgumentError(absl::StrCat("search tree memory must be >= 1 MB, got ", options.max_tree_mb));
   }
   if (!(options.rave_equiv > 0) || options.prior_weight < 0 || options.prior_even < 0 || options.uct_c < 0 ||
-      options.amaf_distance < 0 || options.expand_visits < 1 || options.playouts < 0 || options.visits < 0) {
+      options.amaf_distance < 0 || options.expand_visits < 1 || options.playouts < 0 || options.visits < 0 ||
+      !(options.joseki_weight >= 0)) {
     return absl::InvalidArgumentError(
-        "search options out of range: rave_equiv > 0, prior_weight, prior_even, uct_c, amaf_distance, playouts, visits >= 0, "
-        "expand_visits >= 1");
+        "search options out of range: rave_equiv > 0, prior_weight, prior_even, uct_c, amaf_distance, playouts, visits, "
+        "joseki_weight >= 0, expand_visits >= 1");
   }
   if (options.playouts == 0 && options.visits == 0) {
     return absl::InvalidArgumentError("search options: a default budget is needed (playouts or visits > 0)");
@@ -86,7 +90,14 @@ absl::StatusOr<std::unique_ptr<Search>> Search::create(const SearchOptions& opti
     if (!g.ok()) return g.status();
     guesser = std::move(*g);
   }
-  return std::unique_ptr<Search>(new Search(std::make_unique<Impl>(options, std::move(*policy), std::move(guesser))));
+  std::shared_ptr<const JosekiDictionary> joseki;
+  if (!options.joseki.empty() && options.joseki != "none") {
+    auto d = load_joseki(options.joseki);
+    if (!d.ok()) return d.status();
+    joseki = std::move(*d);
+  }
+  return std::unique_ptr<Search>(
+      new Search(std::make_unique<Impl>(options, std::move(*policy), std::move(guesser), std::move(joseki))));
 }
 
 Search::Search(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

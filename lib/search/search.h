@@ -26,6 +26,16 @@
 // equal value (the same prior and no visits yet, common under a decision tree's leaves) are
 // chosen among at random, never the pass.
 //
+// Joseki (with a dictionary, predict/joseki.h; Pachi's joseki prior, `joseki_eqex` in
+// uct/prior.c): when a node is expanded on a board of the dictionary's size, before its move
+// max_moves, each child that is a dictionary reply in a corner whose local position (the
+// corner's box, the side to move) is in the dictionary gets `joseki_weight · sqrt(share)` more
+// virtual visits that are all wins, share the reply's count over the position's occurrences in
+// the records (the chance a strong player played it there); replies in several corners add up.
+// A node looks up only the corners whose position was in the dictionary, with either side to
+// move, at its parent (all four at a fresh root): once a corner leaves the dictionary, the
+// line below it reads that corner no more, and after max_moves no corner is read.
+//
 // Files: search.cc (the run loop and threads), simulate.cc (expansion, selection, simulation,
 // backup), tree.cc (the node pool, tree reuse, the root); the player's decisions (pass, resign,
 // cleanup) are in gtp/search_player.cc.
@@ -75,6 +85,11 @@ struct SearchOptions {
   double prior_weight = 40;
   /// Priors ∝ sqrt(p) on an absolute scale instead of sqrt(p / p_max) (the header comment).
   bool prior_absolute = false;
+  /// Joseki dictionary model file (predict/joseki.h), or "none".
+  std::string joseki = "none";
+  /// Virtual wins of a joseki reply played every time its position occurred (share 1); a
+  /// reply of share s gets joseki_weight · sqrt(s) (the header comment, "Joseki").
+  double joseki_weight = 40;
   /// Virtual visits at win rate 0.5 given to every child.
   double prior_even = 10;
   /// RAVE equivalence parameter (Pachi's `equiv_rave`, 3000 there): AMAF counts as much as the

@@ -14,6 +14,7 @@
 #include "go/game.h"
 #include "playout/policy.h"
 #include "predict/guesser.h"
+#include "predict/joseki.h"
 #include "search/search.h"
 #include "search/tree.h"
 
@@ -80,6 +81,8 @@ struct Worker {
   std::vector<Vertex> candidates;
   std::vector<float> scores;
   std::vector<uint64_t> line_keys;  // superko keys of the positions of the tree line
+  std::vector<JosekiMove> joseki_moves;
+  std::vector<float> joseki_bonus;  // per Vertex::index(): virtual wins for the node being expanded, else 0
 };
 
 }  // namespace hane::search_internal
@@ -90,7 +93,8 @@ class Search::Impl {
  public:
   using Clock = std::chrono::steady_clock;
 
-  Impl(const SearchOptions& options, std::unique_ptr<PlayoutPolicy> policy, std::unique_ptr<Guesser> guesser);
+  Impl(const SearchOptions& options, std::unique_ptr<PlayoutPolicy> policy, std::unique_ptr<Guesser> guesser,
+       std::shared_ptr<const JosekiDictionary> joseki);
 
   const SearchOptions& options() const { return options_; }
   SearchResult search(const Game& game, Color to_play, const SearchLimits& limits, const AnalysisCallback* analysis);
@@ -112,6 +116,9 @@ class Search::Impl {
   bool try_reuse(const Game& game, Color to_play);
   // simulate.cc
   bool expand(Worker& w, Node& node, const Board& board, Color to_move, Vertex last, Vertex second_last, int move_number);
+  // The joseki bonus of the dictionary's replies in the corners of `node` still in the
+  // dictionary, into w.joseki_bonus; returns the corners for its children (search.h, "Joseki").
+  uint8_t joseki_bonus(Worker& w, const Node& node, const Board& board, Color to_move, int move_number);
   // The child of the best value (RAVE blend, plus the UCT term when uct_c > 0); ties at random
   // by `rng`, pass never chosen on a tie.
   int32_t select_child(const Node& node, bool at_root, Rng& rng) const;
@@ -126,6 +133,7 @@ class Search::Impl {
   float rave_equiv_;
   search_internal::AmafWeights amaf_weights_;
   search_internal::NodePool pool_;
+  std::shared_ptr<const JosekiDictionary> joseki_;  // nullptr without one
   std::vector<std::unique_ptr<Worker>> workers_;
   Rng end_rng_;
 

@@ -120,24 +120,45 @@ bool Search::Impl::expand(Worker& w, Node& node, const Board& board, Color to_mo
       best = sum;
     }
   }
+  const uint8_t corners = joseki_bonus(w, node, board, to_move, move_number);
+  const bool joseki = !w.joseki_moves.empty();
   for (int i = 0; i < static_cast<int>(w.candidates.size()); ++i) {
     Node& c = pool_[first + i];
     c.move = static_cast<int16_t>(w.candidates[i].index());
     const search_internal::Prior prior =
         search_internal::child_prior(even, options_.prior_weight, best > 0 ? w.scores[i] : 0, best);
-    c.prior_visits.store(prior.visits, std::memory_order_relaxed);
-    c.prior_wins = prior.wins;
+    const float bonus = joseki ? w.joseki_bonus[c.move] : 0.0f;
+    c.prior_visits.store(prior.visits + bonus, std::memory_order_relaxed);
+    c.prior_wins = prior.wins + bonus;
+    c.joseki_corners = corners;
+  }
+  if (joseki) {
+    for (const JosekiMove& m : w.joseki_moves) w.joseki_bonus[m.move.index()] = 0;
   }
   if (with_pass) {
     Node& pass = pool_[first + count - 1];
     pass.move = static_cast<int16_t>(Vertex::pass().index());
     pass.prior_visits.store(static_cast<float>(even), std::memory_order_relaxed);
     pass.prior_wins = static_cast<float>(even * search_internal::kPassPriorWinrate);
+    pass.joseki_corners = corners;
   }
   node.first_child = first;
   node.num_children = static_cast<uint16_t>(count);
   node.state.store(Node::kExpanded, std::memory_order_release);
   return true;
+}
+
+uint8_t Search::Impl::joseki_bonus(Worker& w, const Node& node, const Board& board, Color to_move, int move_number) {
+  w.joseki_moves.clear();
+  if (!joseki_ || node.joseki_corners == 0) return 0;
+  const uint8_t live = joseki_->corner_replies(board, to_move, move_number, node.joseki_corners, w.joseki_moves);
+  if (w.joseki_moves.empty()) return live;
+  if (w.joseki_bonus.empty()) w.joseki_bonus.assign(Board::kMaxVertices, 0.0f);
+  const double weight = options_.joseki_weight;
+  for (const JosekiMove& m : w.joseki_moves) {
+    w.joseki_bonus[m.move.index()] += static_cast<float>(weight * std::sqrt(static_cast<double>(m.share)));
+  }
+  return live;
 }
 
 double Search::Impl::child_value(const Node& c, double log_parent) const {

@@ -39,6 +39,7 @@ int32_t NodePool::allocate(int count) {
     n.move = 1;
     n.num_children = 0;
     n.state.store(Node::kLeaf, std::memory_order_relaxed);
+    n.joseki_corners = 0x0F;
   }
   used_nodes_.fetch_add(count, std::memory_order_relaxed);
   return start;
@@ -61,11 +62,12 @@ int32_t reroot(NodePool& pool, int32_t new_root) {
     int32_t first_child;   // index in `copy`, -1 for a leaf
     int16_t move;
     uint16_t num_children;
+    uint8_t joseki_corners;
   };
   auto plain = [&](int32_t i) {
     const Node& n = pool[i];
     return Plain{n.visits.load(), n.half_wins.load(), n.amaf_visits.load(), n.amaf_half_wins.load(),
-                 n.prior_visits.load(), n.prior_wins, i, -1, n.move, 0};
+                 n.prior_visits.load(), n.prior_wins, i, -1, n.move, 0, n.joseki_corners};
   };
   std::vector<Plain> copy{plain(new_root)};
   for (size_t i = 0; i < copy.size(); ++i) {
@@ -93,6 +95,7 @@ int32_t reroot(NodePool& pool, int32_t new_root) {
     n.prior_visits.store(p.prior_visits);
     n.prior_wins = p.prior_wins;
     n.move = p.move;
+    n.joseki_corners = p.joseki_corners;
     if (p.first_child < 0) continue;
     const int32_t base = pool.allocate(p.num_children);
     if (base < 0) continue;

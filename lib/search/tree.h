@@ -27,6 +27,10 @@ struct Node {
   int16_t move = 1;                     // Vertex index
   uint16_t num_children = 0;
   std::atomic<uint8_t> state{0};        // kLeaf, kExpanding, kExpanded
+  // The corners (bit k: corner k, features/corner.h) whose local position was in the joseki
+  // dictionary at the parent, with either side to move: the only ones looked up when this node
+  // is expanded (all four at a fresh root). Set before the node is published.
+  uint8_t joseki_corners = 0x0F;
 
   static constexpr uint8_t kLeaf = 0, kExpanding = 1, kExpanded = 2;
 
@@ -34,6 +38,7 @@ struct Node {
   bool expanded() const { return state.load(std::memory_order_acquire) == kExpanded; }
   int32_t n() const { return visits.load(std::memory_order_relaxed); }
 };
+static_assert(sizeof(Node) == 36, "the node's size is in search.h's comments and the memory cap");
 
 /// Nodes in chunks of kChunk, allocated lazily up to a cap; a block of children never spans two
 /// chunks. Allocation is thread-safe; reading a node by index needs no lock.

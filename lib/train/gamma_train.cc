@@ -9,8 +9,11 @@
 #include <unordered_map>
 
 #include "corpus/replay.h"
+#include "features/mogo3x3.h"
 #include "features/pattern.h"
 #include "playout/gamma.h"
+#include "playout/rules.h"
+#include "playout/rules_gamma.h"
 #include "util/hash.h"
 #include "util/interrupt.h"
 #include "util/progress.h"
@@ -265,7 +268,8 @@ GammaModel train_gamma(const std::vector<CorpusGame>& train, const std::vector<C
   return model;
 }
 
-std::vector<BalancePosition> balance_positions(const std::vector<CorpusGame>& games, int64_t count, uint64_t seed) {
+std::vector<BalancePosition> balance_positions(const std::vector<CorpusGame>& games, int64_t count, uint64_t seed,
+                                               double from) {
   std::vector<BalancePosition> out;
   std::vector<const CorpusGame*> usable;
   for (const CorpusGame& g : games) {
@@ -277,7 +281,8 @@ std::vector<BalancePosition> balance_positions(const std::vector<CorpusGame>& ga
   for (const CorpusGame* g : usable) {
     if (static_cast<int64_t>(out.size()) >= count) break;
     const int moves = g->positions;
-    const int at = moves - 1 - static_cast<int>(rng.below(static_cast<uint32_t>(std::max(1, moves * 2 / 5))));
+    const int window = std::max(1, static_cast<int>(moves * (1 - std::clamp(from, 0.0, 1.0))));
+    const int at = moves - 1 - static_cast<int>(rng.below(static_cast<uint32_t>(window)));
     int seen = 0;
     bool taken = false;
     BalancePosition bp;
@@ -296,15 +301,167 @@ std::vector<BalancePosition> balance_positions(const std::vector<CorpusGame>& ga
   return out;
 }
 
-GammaModel balance_gamma(const GammaModel& start, const std::vector<BalancePosition>& positions,
-                         const GammaBalanceOptions& o) {
+namespace {
+
+// The playouts being balanced: set_model() gives the current gammas (before each position);
+// playout() plays one playout from `bp`, returns 1 if Black wins it (area score, the position's
+// komi), and with `psi` adds to it, per weight index, the score function of the learned draws
+// made: the sum over draws of phi(chosen) - E_pi[phi].
+class BalancedPlayouts {
+ public:
+  virtual ~BalancedPlayouts() = default;
+  virtual void set_model(const std::shared_ptr<const GammaModel>& model) = 0;
+  virtual double playout(const BalancePosition& bp, Rng& rng, std::vector<double>* psi) = 0;
+};
+
+// The gamma policy (playout/gamma.h): every move is a learned draw over all legal moves.
+class GammaPlayouts final : public BalancedPlayouts {
+ public:
+  void set_model(const std::shared_ptr<const GammaModel>& model) override {
+    model_ = model;
+    policy_ = std::make_unique<GammaPolicy>(model);
+  }
+  double playout(const BalancePosition& bp, Rng& rng, std::vector<double>* psi) override {
+    GammaPolicy& policy = *policy_;
+    policy.reset(bp.board, bp.to_move, bp.last, bp.second_last);
+    const int max_moves = 3 * bp.board.size() * bp.board.size();
+    std::array<int, 1 + kNumGammaGroups> idx;
+    int passes_in_row = 0;
+    for (int m = 0; m < max_moves && passes_in_row < 2; ++m) {
+      if (psi) {
+        // psi -= E_pi[phi] over the candidates of the position before the move.
+        const double total = policy.total_strength();
+        if (total > 0) {
+          for (int s = 0; s < policy.slots(); ++s) {
+            const double w = policy.slot_strength(s);
+            if (w <= 0) continue;
+            const int k = model_->indices(policy.slot_features(s), idx);
+            for (int i = 0; i < k; ++i) (*psi)[idx[i]] -= w / total;
+          }
+        }
+      }
+      const Vertex v = policy.sample(rng);
+      if (psi && v.is_point()) {
+        const Geometry& geometry = policy.board().geometry();
+        const int slot = geometry.y(v) * policy.board().size() + geometry.x(v);
+        const int k = model_->indices(policy.slot_features(slot), idx);
+        for (int i = 0; i < k; ++i) (*psi)[idx[i]] += 1;
+      }
+      passes_in_row = v.is_pass() ? passes_in_row + 1 : 0;
+      policy.play(v);
+    }
+    return area_score(policy.board()).margin(bp.komi) > 0 ? 1.0 : 0.0;
+  }
+
+ private:
+  std::shared_ptr<const GammaModel> model_;
+  std::unique_ptr<GammaPolicy> policy_;
+};
+
+// rules-gamma (playout/rules_gamma.h): the learned draws are those of its pattern answer, among
+// the acceptable neighbours of the last move and the background (the rest of the board, whose
+// weight holds the empty pattern's gamma), and with rules-gamma.candidates the draw of the move
+// on the rest of the board among a few random points by their pattern gammas. Drawing with
+// rejection, as the policy does, gives each acceptable candidate weight / (acceptable total +
+// background), so that is the pi of the score function. Moves chosen by the rules before the
+// pattern answer involve no learned draw.
+class RulesGammaPlayouts final : public BalancedPlayouts {
+ public:
+  explicit RulesGammaPlayouts(const RulesOptions& options) : options_(options) {}
+  void set_model(const std::shared_ptr<const GammaModel>& model) override {
+    model_ = model;
+    auto gammas = std::make_shared<LocalGammas>(local_gammas(*model));
+    if (options_.gamma_liberties) gammas->model = model;
+    gammas_ = gammas;
+    policy_ = std::make_unique<RulesPolicy>(options_, std::move(gammas));
+    for (int d = 2; d <= 4; ++d) {
+      distance_index_[d] = model->flag_index(kGammaDistance, d - 1);
+      distance2_index_[d] = model->flag_index(kGammaDistance2, d - 1);
+    }
+    empty_index_ = model->pattern_index(0);
+  }
+  double playout(const BalancePosition& bp, Rng& rng, std::vector<double>* psi) override {
+    RulesPolicy& policy = *policy_;
+    policy.reset(bp.board, bp.to_move, bp.last, bp.second_last);
+    const int max_moves = 3 * bp.board.size() * bp.board.size();
+    RulesPolicy::LearnedAnswer answer, candidates;
+    std::array<RulesPolicy::LocalFeatures, 16> features;
+    policy.trace_candidates(psi ? &candidates : nullptr);
+    int passes_in_row = 0;
+    for (int m = 0; m < max_moves && passes_in_row < 2; ++m) {
+      int n = 0;
+      if (psi) n = policy.learned_answer(answer, false, &features);
+      const Vertex v = policy.sample(rng);
+      const RulesRule rule = policy.last_rule();
+      if (psi && n > 0 && (rule == RulesRule::kPattern || rule == RulesRule::kRandom)) {
+        // The pattern answer drew: among the acceptable candidates and the background.
+        double total = answer.background;
+        int chosen = -1;
+        for (int k = 0; k < n; ++k) {
+          if (!policy.answer_acceptable(answer.moves[k])) {
+            answer.weights[k] = 0;
+            continue;
+          }
+          total += answer.weights[k];
+          if (rule == RulesRule::kPattern && answer.moves[k] == v) chosen = k;
+        }
+        if (total > 0) {
+          auto add = [&](const RulesPolicy::LocalFeatures& f, double x) {
+            (*psi)[f.pattern] += x;
+            if (f.distance >= 2) (*psi)[distance_index_[f.distance]] += x;
+            if (f.distance2 >= 2) (*psi)[distance2_index_[f.distance2]] += x;
+          };
+          for (int k = 0; k < n; ++k) {
+            if (answer.weights[k] > 0) add(features[k], -answer.weights[k] / total);
+          }
+          (*psi)[empty_index_] -= answer.background / total;
+          if (chosen >= 0) {
+            add(features[chosen], 1);
+          } else {
+            (*psi)[empty_index_] += 1;
+          }
+        }
+      }
+      if (psi && candidates.n > 0) {
+        // The move on the rest of the board, drawn among random points by their pattern gammas.
+        const std::vector<int32_t>& index = gammas_->pattern_index[policy.to_move() == Color::kBlack ? 0 : 1];
+        double total = 0;
+        for (int k = 0; k < candidates.n; ++k) {
+          if (policy.answer_acceptable(candidates.moves[k])) {
+            total += candidates.weights[k];
+          } else {
+            candidates.weights[k] = 0;
+          }
+        }
+        for (int k = 0; k < candidates.n && total > 0; ++k) {
+          const int i = index[neighbour_colours(policy.board(), candidates.moves[k])];
+          (*psi)[i] += (candidates.moves[k] == v ? 1.0 : 0.0) - candidates.weights[k] / total;
+        }
+      }
+      passes_in_row = v.is_pass() ? passes_in_row + 1 : 0;
+      policy.play(v);
+    }
+    policy.trace_candidates(nullptr);
+    return area_score(policy.board()).margin(bp.komi) > 0 ? 1.0 : 0.0;
+  }
+
+ private:
+  RulesOptions options_;
+  std::shared_ptr<const GammaModel> model_;
+  std::shared_ptr<const LocalGammas> gammas_;
+  std::unique_ptr<RulesPolicy> policy_;
+  std::array<int, 5> distance_index_{}, distance2_index_{};
+  int empty_index_ = 0;
+};
+
+GammaModel balance(const GammaModel& start, const std::vector<BalancePosition>& positions, const GammaBalanceOptions& o,
+                   BalancedPlayouts& playouts) {
   const int nw = start.num_weights();
   std::vector<double> theta(nw);
   for (int i = 0; i < nw; ++i) theta[i] = std::log(start.gammas[i]);
   auto current = std::make_shared<GammaModel>(start);
   Rng rng(o.seed);
-  std::vector<double> g(nw), psi(nw), expect(nw);
-  std::vector<int> played_index;
+  std::vector<double> g(nw), psi(nw);
   nlohmann::json passes = nlohmann::json::array();
   bool stop = false;
   for (int pass = 1; pass <= o.passes && !stop; ++pass) {
@@ -314,48 +471,19 @@ GammaModel balance_gamma(const GammaModel& start, const std::vector<BalancePosit
     double squared_error = 0;
     int64_t done = 0;
     for (const BalancePosition& bp : positions) {
-      GammaPolicy policy(current);
-      auto black_wins = [&](bool gradient) {
-        policy.reset(bp.board, bp.to_move, bp.last, bp.second_last);
-        if (gradient) std::fill(psi.begin(), psi.end(), 0.0);
-        const int max_moves = 3 * bp.board.size() * bp.board.size();
-        int passes_in_row = 0;
-        for (int m = 0; m < max_moves && passes_in_row < 2; ++m) {
-          if (gradient) {
-            // psi += phi(a) - E_pi[phi], over the candidates of the position before the move.
-            const double total = policy.total_strength();
-            std::fill(expect.begin(), expect.end(), 0.0);
-            std::array<int, 1 + kNumGammaGroups> idx;
-            if (total > 0) {
-              for (int s = 0; s < policy.slots(); ++s) {
-                const double w = policy.slot_strength(s);
-                if (w <= 0) continue;
-                const int k = current->indices(policy.slot_features(s), idx);
-                for (int i = 0; i < k; ++i) psi[idx[i]] -= w / total;
-              }
-            }
-          }
-          const Vertex v = policy.sample(rng);
-          if (gradient && v.is_point()) {
-            std::array<int, 1 + kNumGammaGroups> idx;
-            const int slot = policy.board().geometry().y(v) * policy.board().size() + policy.board().geometry().x(v);
-            const int k = current->indices(policy.slot_features(slot), idx);
-            for (int i = 0; i < k; ++i) psi[idx[i]] += 1;
-          }
-          passes_in_row = v.is_pass() ? passes_in_row + 1 : 0;
-          policy.play(v);
-        }
-        return area_score(policy.board()).margin(bp.komi) > 0 ? 1.0 : 0.0;
-      };
+      playouts.set_model(current);
       double value = 0;
-      for (int k = 0; k < o.value_playouts; ++k) value += black_wins(false);
+      for (int k = 0; k < o.value_playouts; ++k) value += playouts.playout(bp, rng, nullptr);
       value /= std::max(1, o.value_playouts);
       std::fill(g.begin(), g.end(), 0.0);
       for (int k = 0; k < o.gradient_playouts; ++k) {
-        const double z = black_wins(true);
+        std::fill(psi.begin(), psi.end(), 0.0);
+        const double z = playouts.playout(bp, rng, &psi);
         for (int i = 0; i < nw; ++i) g[i] += (z - value) * psi[i];
       }
       const double step = o.rate * (bp.target - value) / std::max(1, o.gradient_playouts);
+      // A new model for the next position (the policies hold the current one).
+      current = std::make_shared<GammaModel>(*current);
       for (int i = 0; i < nw; ++i) {
         theta[i] = std::clamp(theta[i] + step * g[i], -o.bound, o.bound);
         current->gammas[i] = static_cast<float>(std::exp(theta[i]));
@@ -373,6 +501,7 @@ GammaModel balance_gamma(const GammaModel& start, const std::vector<BalancePosit
   }
   GammaModel out = *current;
   out.training["balance"] = {{"method", "simulation balancing (Huang, Coulom and Lin 2010)"},
+                             {"policy", o.policy},
                              {"positions", positions.size()},
                              {"value_playouts", o.value_playouts},
                              {"gradient_playouts", o.gradient_playouts},
@@ -380,6 +509,19 @@ GammaModel balance_gamma(const GammaModel& start, const std::vector<BalancePosit
                              {"seed", o.seed},
                              {"passes", passes}};
   return out;
+}
+
+}  // namespace
+
+GammaModel balance_gamma(const GammaModel& start, const std::vector<BalancePosition>& positions,
+                         const GammaBalanceOptions& o) {
+  if (o.policy == "rules-gamma") {
+    if (o.rules.pattern_second != 0) throw std::invalid_argument("balancing rules-gamma needs pattern_second 0");
+    RulesGammaPlayouts playouts(o.rules);
+    return balance(start, positions, o, playouts);
+  }
+  GammaPlayouts playouts;
+  return balance(start, positions, o, playouts);
 }
 
 }  // namespace hane

@@ -21,15 +21,19 @@
 //   psi_t = phi(a_t) - sum_b pi(b | s_t) phi(b)  (the score function of the move played at t),
 //   theta <- theta + alpha (V* - V) g,
 // z = 1 when Black wins the playout (area score, komi). The playouts are the policy's own
-// (playout/gamma.h), so what is balanced is exactly what the search plays.
+// (playout/gamma.h, or rules-gamma's of playout/rules_gamma.h, whose only learned draws are its
+// pattern answer's: there phi is the candidate's pattern and distance features, or the empty
+// pattern's for the background), so what is balanced is exactly what the search plays.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "corpus/corpus.h"
 #include "go/board.h"
+#include "playout/rules.h"
 #include "predict/gamma.h"
 
 namespace hane {
@@ -82,14 +86,21 @@ struct GammaBalanceOptions {
   int passes = 1;
   /// ln gamma is kept within [-bound, bound].
   double bound = 8;
+  /// The playouts balanced: "gamma" (every move a learned draw; playout/gamma.h) or
+  /// "rules-gamma" (the learned pattern answer of the rules policy, with `rules`; its
+  /// pattern_second must be 0; playout/rules_gamma.h).
+  std::string policy = "gamma";
+  RulesOptions rules;
   uint64_t seed = 1;
   bool progress = true;
 };
 
 /// Positions for balancing from the records: `count` games of `games` with a result ("B+..."
-/// or "W+..."), one position each, drawn from the last 40% of the game's moves (where the
-/// result mostly reflects the position); the target is 1 if Black won, else 0.
-std::vector<BalancePosition> balance_positions(const std::vector<CorpusGame>& games, int64_t count, uint64_t seed);
+/// or "W+..."), one position each, drawn uniformly from the game's moves after the fraction
+/// `from` of them (0.6 by default: the last 40%, where the result mostly reflects the position);
+/// the target is 1 if Black won, else 0.
+std::vector<BalancePosition> balance_positions(const std::vector<CorpusGame>& games, int64_t count, uint64_t seed,
+                                               double from = 0.6);
 
 /// Simulation balancing of `start` on `positions` (see the top of this file). Ctrl-C stops
 /// after the current position. The model's `training` JSON gets a "balance" entry (options,
