@@ -224,7 +224,9 @@ TEST_F(CliUsageTest, UnusedPolicySettingsAreRefused) {
 TEST_F(CliUsageTest, MatchCtrlCWhileStartingAndTwiceQuickly) {
   const pid_t starting = spawn({"match", "--no-plots", "--out", path("c1"), "-e", "a=gtp:sleep 30", "-e", "b=gtp:sleep 30"},
                                path("c1.out"), path("c1.err"));
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  // match.json is written after the handler is installed, while the engines start (a fixed
+  // sleep raced the start-up of a sanitizer build on a loaded machine).
+  ASSERT_TRUE(wait_for([&] { return fs::exists(path("c1") + "/match.json"); }, 60)) << read(path("c1.err"));
   ::kill(-starting, SIGINT);
   EXPECT_EQ(exit_code(starting), 130) << read(path("c1.err"));
 
