@@ -115,6 +115,18 @@ TEST(PatternTable, LearnsWhatIsPlayedAndSurvivesTheModelFile) {
   EXPECT_EQ(r.positions, 80);
   EXPECT_NEAR(r.accuracy(1), (1.0 / 4 + 1.0 / 3 + 1.0 / 2 + 1) / 4, 1e-9);
   EXPECT_GT(r.accuracy(10), r.accuracy(1));
+  // Several guessers at once (each position guessed by each in turn) give each its own result.
+  const UniformGuesser uniform;
+  const Guesser* both[] = {&g, &uniform};
+  const std::vector<EvalResult> two = evaluate(both, games, eo);
+  ASSERT_EQ(two.size(), 2u);
+  const EvalResult u = evaluate(uniform, games, eo);
+  EXPECT_EQ(two[0].top, r.top);
+  EXPECT_EQ(two[0].log_likelihood, r.log_likelihood);
+  EXPECT_EQ(two[0].phase_top1, r.phase_top1);
+  EXPECT_EQ(two[1].top, u.top);
+  EXPECT_EQ(two[1].log_likelihood, u.log_likelihood);
+  EXPECT_TRUE(two[0].has_probabilities && two[1].has_probabilities);
   fs::remove(path);
 }
 

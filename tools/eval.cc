@@ -67,8 +67,10 @@ void run_eval(const EvalFlags& f) {
   EvalOptions o;
   o.threads = f.corpus.threads;
   o.progress = !f.corpus.quiet && cluster::is_root();
-  std::vector<EvalResult> results;
-  for (const auto& g : guessers) results.push_back(evaluate(*g, games, o));
+  // Every model guesses each position in turn: their times are taken side by side.
+  std::vector<const Guesser*> all;
+  for (const auto& g : guessers) all.push_back(g.get());
+  const std::vector<EvalResult> results = evaluate(all, games, o);
 
   std::printf("%s games, split %s; log-lik: mean ln P(played move) in nats; ratio: top1 / seconds per guess\n\n",
               with_thousands(static_cast<int64_t>(games.size())).c_str(), f.corpus.split.c_str());

@@ -1,10 +1,13 @@
 // hane train softmax: learn the linear-softmax guesser (train/softmax_train.h).
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "cluster/cluster.h"
 #include "eval/plot.h"
+#include "predict/leaf_softmax.h"
 #include "train/softmax_train.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
@@ -19,12 +22,25 @@ struct SoftmaxFlags {
   CorpusFlags corpus;
   std::string out;
   std::string features = "rollout";
+  std::string tree = "none";
   std::string json_path;
   SoftmaxTrainOptions train;
 };
 
 void train(SoftmaxFlags& f) {
   const auto start = std::chrono::steady_clock::now();
+  // The tree first: a bad file fails before the corpus is read.
+  std::optional<DecisionTree> tree;
+  nlohmann::json tree_from;
+  if (f.tree != "none") {
+    absl::StatusOr<ModelFile> file = read_model_file(f.tree);
+    if (!file.ok()) throw std::runtime_error(std::string(file.status().message()));
+    absl::StatusOr<DecisionTree> t = tree_from_file(*file, f.tree);
+    if (!t.ok()) throw std::runtime_error(std::string(t.status().message()) + " (--tree takes a decision tree)");
+    tree = std::move(*t);
+    tree_from = {{"file", std::filesystem::path(f.tree).filename().string()},
+                 {"payload_fnv64", file->header.value("payload_fnv64", "")}};
+  }
   // Train and validation games are both needed: read every split and keep those two.
   CorpusOptions co = f.corpus.options();
   if (co.split != Split::kTrain) throw UsageError("hane train softmax trains on --split train (and validates on the validation split)");
@@ -49,26 +65,46 @@ void train(SoftmaxFlags& f) {
   o.feature_set = *parse_feature_set(f.features);
   o.threads = f.corpus.threads;
   o.progress = !f.corpus.quiet && cluster::is_root();  // (rank 0 speaks for all)
-  SoftmaxModel model = [&] {
+  // Without --tree a softmax model; with it, a leaf-softmax model (its softmax part is `model`).
+  SoftmaxModel model;
+  LeafSoftmaxModel leaf_model;
+  {
     InterruptScope scope("stopping after this epoch, keeping the best epoch so far");
-    return train_softmax(train_games, validation_games, o);
-  }();
+    if (tree) {
+      leaf_model = train_leaf_softmax(train_games, validation_games, std::move(*tree), o);
+    } else {
+      model = train_softmax(train_games, validation_games, o);
+    }
+  }
   if (!cluster::is_root()) return;  // rank 0 writes the model and the report
-  model.training["inputs"] = f.corpus.paths;
-  model.training["corpus"] = corpus_stats_json(stats);
-  if (absl::Status s = save_softmax_model(model, f.out); !s.ok()) throw std::runtime_error(std::string(s.message()));
+  nlohmann::json& t = tree ? leaf_model.training : model.training;
+  t["inputs"] = f.corpus.paths;
+  t["corpus"] = corpus_stats_json(stats);
+  if (tree) {
+    leaf_model.tree_from = tree_from;
+    if (absl::Status s = save_leaf_softmax(leaf_model, f.out); !s.ok()) throw std::runtime_error(std::string(s.message()));
+  } else if (absl::Status s = save_softmax_model(model, f.out); !s.ok()) {
+    throw std::runtime_error(std::string(s.message()));
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  const nlohmann::json& t = model.training;
-  std::printf("trained a softmax %s model on %s games (%s of %s positions cached) in %.1f s\n", f.features.c_str(),
-              with_thousands(static_cast<int64_t>(train_games.size())).c_str(),
+  const SoftmaxModel& weights = tree ? leaf_model.softmax : model;
+  std::printf("trained a %ssoftmax %s model on %s games (%s of %s positions cached) in %.1f s\n",
+              tree ? "leaf-" : "", f.features.c_str(), with_thousands(static_cast<int64_t>(train_games.size())).c_str(),
               with_thousands(t["positions_cached"].get<int64_t>()).c_str(),
               with_thousands(t["train_positions"].get<int64_t>()).c_str(), seconds);
-  std::printf("weights: %s (%d fixed", with_thousands(model.num_weights()).c_str(), num_fixed_features(model.feature_set));
+  std::printf("weights: %s (%d fixed", with_thousands(t["weights"].get<int64_t>()).c_str(),
+              num_fixed_features(weights.feature_set));
   for (const auto& [kind, n] : t["patterns_kept"].items()) {
     std::printf(", %s %s", with_thousands(n.get<int64_t>()).c_str(), kind.c_str());
   }
-  std::printf(" patterns seen >= %lld times)\n", static_cast<long long>(o.min_count));
+  std::printf(" patterns seen >= %lld times", static_cast<long long>(o.min_count));
+  if (tree) std::printf(", %s leaves", with_thousands(static_cast<int64_t>(leaf_model.leaf_weights.size())).c_str());
+  std::printf(")\n");
+  if (t["start"].is_object()) {
+    std::printf("start (%s): validation top-1 %.2f%%, log-lik %.4f\n", tree ? "the tree alone" : "uniform",
+                100 * t["start"]["validation_top1"].get<double>(), t["start"]["validation_log_likelihood"].get<double>());
+  }
   std::printf("%5s %10s %10s %10s %9s %7s\n", "epoch", "train loss", "val top1", "val loglik", "step", "s");
   for (const auto& e : t["epochs"]) {
     std::printf("%5d %10.4f %9.2f%% %10.4f %9.2g %7.2f%s\n", e["epoch"].get<int>(), e["train_loss"].get<double>(),
@@ -81,12 +117,15 @@ void train(SoftmaxFlags& f) {
   for (const auto& e : t["epochs"]) {
     curve.push_back({e["epoch"].get<double>(), e["validation_top1"].get<double>(), e["validation_log_likelihood"].get<double>()});
   }
-  std::printf("%s\n", write_learning_curve(model_stem(f.out), "softmax " + f.features + ": validation after each epoch",
+  std::printf("%s\n", write_learning_curve(model_stem(f.out),
+                                            (tree ? "leaf-softmax " : "softmax ") + f.features +
+                                                ": validation after each epoch",
                                             "epoch", curve).c_str());
   if (!f.json_path.empty()) {
     nlohmann::json report = t;
     report["model"] = f.out;
     report["feature_set"] = f.features;
+    if (tree) report["tree"] = tree_from;
     report["total_seconds"] = seconds;
     write_json(f.json_path, report);
   }
@@ -106,6 +145,10 @@ void add_train_softmax_command(CLI::App* train_app) {
   cmd->add_option("--features", flags->features, "Feature set: rollout (fast, local) or tree (adds tactics, distances, "
                                                  "diamond12 and radius-3 patterns)")
       ->check(CLI::IsMember({"rollout", "tree"}))
+      ->capture_default_str();
+  cmd->add_option("--tree", flags->tree,
+                  "Decision-tree model whose leaves are features too (each leaf's weight starting at its ln p): "
+                  "writes a leaf-softmax model; or none")
       ->capture_default_str();
   cmd->add_option("--min-count", o.min_count, "Drop pattern keys seen fewer times among the training candidates")
       ->check(positive_number())

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -51,6 +52,11 @@ struct EvalResult {
 /// rank and the sums are reduced (doubles in rank order), so every rank returns the totals: the same counts as one process,
 /// sums of doubles equal to rounding (1e-12 relative); guess_seconds is the sum over ranks.
 EvalResult evaluate(const Guesser& guesser, const std::vector<CorpusGame>& games, const EvalOptions& options);
+/// The same for several guessers at once: each position is replayed once and guessed by every
+/// guesser in turn, so that their times are measured side by side under the same load (a
+/// shared machine's load changes over minutes). Results in the order of `guessers`.
+std::vector<EvalResult> evaluate(std::span<const Guesser* const> guessers, const std::vector<CorpusGame>& games,
+                                 const EvalOptions& options);
 
 /// The result as JSON: positions, top1, top3, top5, top10 (fractions), log_likelihood (nats,
 /// null without probabilities), us_per_guess, ratio (s^-1), by_phase.

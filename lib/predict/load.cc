@@ -4,6 +4,7 @@
 #include "predict/boost.h"
 #include "predict/gamma.h"
 #include "predict/joseki.h"
+#include "predict/leaf_softmax.h"
 #include "predict/pattern_table.h"
 #include "predict/softmax.h"
 #include "predict/tree.h"
@@ -28,6 +29,7 @@ constexpr ModelKind kKinds[] = {
     {"softmax", load_as<SoftmaxModel, SoftmaxGuesser, softmax_model_from_file>},
     {"boosted-trees", load_as<BoostedTrees, BoostGuesser, boosted_trees_from_file>},
     {"gamma", load_as<GammaModel, GammaGuesser, gamma_model_from_file>},
+    {"leaf-softmax", load_as<LeafSoftmaxModel, LeafSoftmaxGuesser, leaf_softmax_from_file>},
 };
 
 absl::StatusOr<std::string> describe_joseki_file(const ModelFile& file, const std::string& path) {

@@ -14,8 +14,7 @@ int64_t SoftmaxModel::num_weights() const {
   return n;
 }
 
-absl::Status save_softmax_model(const SoftmaxModel& model, const std::string& path) {
-  PayloadWriter w;
+nlohmann::json write_softmax_payload(const SoftmaxModel& model, PayloadWriter& w) {
   w.u32(static_cast<uint32_t>(model.fixed.size()));
   for (float f : model.fixed) w.f32(f);
   nlohmann::json dictionaries = nlohmann::json::object();
@@ -31,8 +30,18 @@ absl::Status save_softmax_model(const SoftmaxModel& model, const std::string& pa
       dictionaries[std::string(pattern_kind_name(static_cast<PatternKind>(k)))] = entries.size();
     }
   }
+  return dictionaries;
+}
+
+nlohmann::json fixed_weights_json(const SoftmaxModel& model) {
   nlohmann::json fixed_weights = nlohmann::json::object();
   for (size_t i = 0; i < model.fixed.size(); ++i) fixed_weights[fixed_feature_name(static_cast<int>(i))] = model.fixed[i];
+  return fixed_weights;
+}
+
+absl::Status save_softmax_model(const SoftmaxModel& model, const std::string& path) {
+  PayloadWriter w;
+  const nlohmann::json dictionaries = write_softmax_payload(model, w);
   const nlohmann::json header = {
       {"kind", "softmax"},
       {"feature_set", std::string(feature_set_name(model.feature_set))},
@@ -40,10 +49,45 @@ absl::Status save_softmax_model(const SoftmaxModel& model, const std::string& pa
       {"pattern_version", kPatternVersion},
       {"board_size", 19},
       {"dictionaries", dictionaries},
-      {"fixed_weights", fixed_weights},
+      {"fixed_weights", fixed_weights_json(model)},
       {"training", model.training},
   };
   return write_model_file(path, header, w.bytes());
+}
+
+std::string read_softmax_payload(PayloadReader& r, SoftmaxModel& m) {
+  const std::string set(feature_set_name(m.feature_set));
+  const uint32_t num_fixed = r.u32();
+  if (!r.ok() || static_cast<int>(num_fixed) != num_fixed_features(m.feature_set)) {
+    return "corrupt payload: " + std::to_string(num_fixed) + " fixed weights, the " + set + " feature set has " +
+           std::to_string(num_fixed_features(m.feature_set));
+  }
+  m.fixed.resize(num_fixed);
+  for (float& f : m.fixed) f = r.f32();
+  for (int k = 0; k < kNumPatternKinds; ++k) {
+    const uint64_t n = r.u64();
+    if (!r.ok() || n > r.remaining() / 12) return "corrupt payload: bad dictionary size at byte " + std::to_string(r.offset());
+    if (n > 0 && !uses_pattern_kind(m.feature_set, static_cast<PatternKind>(k))) {
+      return "corrupt payload: " + std::string(pattern_kind_name(static_cast<PatternKind>(k))) + " patterns in a " +
+             set + " model";
+    }
+    auto& map = m.patterns[k];
+    map.reserve(n);
+    uint64_t previous = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t key = r.u64();
+      const float weight = r.f32();
+      if (i > 0 && key <= previous) return "corrupt payload: keys out of order at byte " + std::to_string(r.offset());
+      if (!std::isfinite(weight)) return "corrupt payload: weight not finite at byte " + std::to_string(r.offset());
+      previous = key;
+      map.emplace(key, weight);
+    }
+  }
+  if (!r.ok()) return "corrupt payload at byte " + std::to_string(r.offset());
+  for (float f : m.fixed) {
+    if (!std::isfinite(f)) return "corrupt payload: a fixed weight is not finite";
+  }
+  return "";
 }
 
 absl::StatusOr<SoftmaxModel> softmax_model_from_file(const ModelFile& file, const std::string& path) {
@@ -64,36 +108,8 @@ absl::StatusOr<SoftmaxModel> softmax_model_from_file(const ModelFile& file, cons
   m.feature_set = *parsed;
   m.training = h.value("training", nlohmann::json::object());
   PayloadReader r(file.payload);
-  const uint32_t num_fixed = r.u32();
-  if (!r.ok() || static_cast<int>(num_fixed) != num_fixed_features(m.feature_set)) {
-    return fail("corrupt payload: " + std::to_string(num_fixed) + " fixed weights, the " + set + " feature set has " +
-                std::to_string(num_fixed_features(m.feature_set)));
-  }
-  m.fixed.resize(num_fixed);
-  for (float& f : m.fixed) f = r.f32();
-  for (int k = 0; k < kNumPatternKinds; ++k) {
-    const uint64_t n = r.u64();
-    if (!r.ok() || n > r.remaining() / 12) return fail("corrupt payload: bad dictionary size at byte " + std::to_string(r.offset()));
-    if (n > 0 && !uses_pattern_kind(m.feature_set, static_cast<PatternKind>(k))) {
-      return fail("corrupt payload: " + std::string(pattern_kind_name(static_cast<PatternKind>(k))) +
-                  " patterns in a " + set + " model");
-    }
-    auto& map = m.patterns[k];
-    map.reserve(n);
-    uint64_t previous = 0;
-    for (uint64_t i = 0; i < n; ++i) {
-      const uint64_t key = r.u64();
-      const float weight = r.f32();
-      if (i > 0 && key <= previous) return fail("corrupt payload: keys out of order at byte " + std::to_string(r.offset()));
-      if (!std::isfinite(weight)) return fail("corrupt payload: weight not finite at byte " + std::to_string(r.offset()));
-      previous = key;
-      map.emplace(key, weight);
-    }
-  }
-  if (!r.ok() || r.remaining() != 0) return fail("corrupt payload at byte " + std::to_string(r.offset()));
-  for (float f : m.fixed) {
-    if (!std::isfinite(f)) return fail("corrupt payload: a fixed weight is not finite");
-  }
+  if (std::string why = read_softmax_payload(r, m); !why.empty()) return fail(why);
+  if (r.remaining() != 0) return fail("corrupt payload at byte " + std::to_string(r.offset()));
   return m;
 }
 

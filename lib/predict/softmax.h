@@ -97,6 +97,16 @@ class SoftmaxScorer {
 absl::Status save_softmax_model(const SoftmaxModel& model, const std::string& path);
 absl::StatusOr<SoftmaxModel> softmax_model_from_file(const ModelFile& file, const std::string& path);
 
+/// The weights' part of the payload (the layout above), for models that hold a softmax
+/// (leaf_softmax.h): appended to `w`, returning the header's "dictionaries" (pattern kind ->
+/// keys); read back from `r` into `model` (whose feature_set must be set), returning "" or why
+/// the bytes are not such weights (the reasons of softmax_model_from_file, without the path);
+/// bytes after the weights are left to the caller.
+nlohmann::json write_softmax_payload(const SoftmaxModel& model, PayloadWriter& w);
+std::string read_softmax_payload(PayloadReader& r, SoftmaxModel& model);
+/// The header's "fixed_weights": fixed feature name -> weight.
+nlohmann::json fixed_weights_json(const SoftmaxModel& model);
+
 /// Full-board guesses with a softmax model: score() ranks all candidates and gives their
 /// probabilities (the softmax over the candidates given).
 class SoftmaxGuesser final : public Guesser {

@@ -66,8 +66,7 @@ std::string DecisionTree::dump() const {
   return out;
 }
 
-absl::Status save_tree(const DecisionTree& tree, const std::string& path) {
-  PayloadWriter w;
+void write_tree_payload(const DecisionTree& tree, PayloadWriter& w) {
   w.u32(static_cast<uint32_t>(tree.nodes.size()));
   w.u32(static_cast<uint32_t>(tree.leaves.size()));
   for (const TreeNode& n : tree.nodes) {
@@ -81,6 +80,26 @@ absl::Status save_tree(const DecisionTree& tree, const std::string& path) {
     w.f32(l.played);
     w.f32(l.seen);
   }
+}
+
+nlohmann::json tree_features_json(const TreeFeatureOptions& features) {
+  return {{"orientation", orientation_name(features)}, {"ladders", features.ladders}};
+}
+
+std::string tree_features_from_json(const nlohmann::json& features, TreeFeatureOptions& out) {
+  const std::string orientation = features.is_object() ? features.value("orientation", "") : "";
+  if (orientation != "canonical" && orientation != "board") {
+    return "unknown orientation '" + orientation + "' in the header's features";
+  }
+  if (!features.contains("ladders") || !features["ladders"].is_boolean()) return "header features lack \"ladders\"";
+  out.canonical = orientation == "canonical";
+  out.ladders = features["ladders"].get<bool>();
+  return "";
+}
+
+absl::Status save_tree(const DecisionTree& tree, const std::string& path) {
+  PayloadWriter w;
+  write_tree_payload(tree, w);
   const nlohmann::json header = {
       {"kind", kKind},
       {"feature_version", kTreeFeatureVersion},
@@ -88,7 +107,7 @@ absl::Status save_tree(const DecisionTree& tree, const std::string& path) {
       {"leaves", tree.leaves.size()},
       {"internal_nodes", tree.nodes.size()},
       {"depth", tree.depth()},
-      {"features", {{"orientation", orientation_name(tree.features)}, {"ladders", tree.features.ladders}}},
+      {"features", tree_features_json(tree.features)},
       {"prior_strength", tree.prior_strength},
       {"training", tree.training},
       {"validation_curve", tree.validation_curve},
@@ -96,39 +115,18 @@ absl::Status save_tree(const DecisionTree& tree, const std::string& path) {
   return write_model_file(path, header, w.bytes());
 }
 
-absl::StatusOr<DecisionTree> tree_from_file(const ModelFile& file, const std::string& path) {
-  const nlohmann::json& h = file.header;
-  auto fail = [&](const std::string& why) { return absl::InvalidArgumentError(path + ": " + why); };
-  if (h.value("kind", "") != kKind) return fail("not a decision-tree model");
-  if (h.value("feature_version", -1) != kTreeFeatureVersion) {
-    return fail("tree feature version " + h.value("feature_version", nlohmann::json()).dump() +
-                " does not match this hane's version " + std::to_string(kTreeFeatureVersion) + ": retrain the model");
-  }
-  DecisionTree t;
-  const nlohmann::json features = h.value("features", nlohmann::json::object());
-  const std::string orientation = features.is_object() ? features.value("orientation", "") : "";
-  if (orientation != "canonical" && orientation != "board") {
-    return fail("unknown orientation '" + orientation + "' in the header's features");
-  }
-  if (!features.contains("ladders") || !features["ladders"].is_boolean()) return fail("header features lack \"ladders\"");
-  t.features.canonical = orientation == "canonical";
-  t.features.ladders = features["ladders"].get<bool>();
-  t.prior_strength = h.value("prior_strength", 0.0);
-  t.training = h.value("training", nlohmann::json::object());
-  t.validation_curve = h.value("validation_curve", nlohmann::json::array());
-
-  PayloadReader r(file.payload);
+std::string read_tree_payload(PayloadReader& r, DecisionTree& t) {
   const uint32_t n = r.u32(), num_leaves = r.u32();
-  if (!r.ok()) return fail("corrupt payload: truncated before the tree's size");
+  if (!r.ok()) return "corrupt payload: truncated before the tree's size";
   constexpr size_t kNodeBytes = 13, kLeafBytes = 12;
   if (static_cast<uint64_t>(num_leaves) != uint64_t{n} + 1) {
-    return fail("corrupt payload: " + std::to_string(num_leaves) + " leaves for " + std::to_string(n) +
-                " questions (a binary tree has one more leaf than questions)");
+    return "corrupt payload: " + std::to_string(num_leaves) + " leaves for " + std::to_string(n) +
+           " questions (a binary tree has one more leaf than questions)";
   }
-  if (r.remaining() != n * kNodeBytes + num_leaves * kLeafBytes) {
-    return fail("corrupt payload: " + std::to_string(r.remaining()) + " bytes for " + std::to_string(n) +
-                " questions and " + std::to_string(num_leaves) + " leaves (expected " +
-                std::to_string(n * kNodeBytes + num_leaves * kLeafBytes) + ")");
+  if (r.remaining() < n * kNodeBytes + num_leaves * kLeafBytes) {
+    return "corrupt payload: " + std::to_string(r.remaining()) + " bytes for " + std::to_string(n) +
+           " questions and " + std::to_string(num_leaves) + " leaves (expected " +
+           std::to_string(n * kNodeBytes + num_leaves * kLeafBytes) + ")";
   }
   t.nodes.resize(n);
   t.leaves.resize(num_leaves);
@@ -140,34 +138,58 @@ absl::StatusOr<DecisionTree> tree_from_file(const ModelFile& file, const std::st
     node.child[0] = static_cast<int32_t>(r.u32());
     node.child[1] = static_cast<int32_t>(r.u32());
     if (!valid_question(node.question)) {
-      return fail("corrupt tree: question " + std::to_string(i) + " asks input " +
-                  std::to_string(node.question.input) + " about the value set " + std::to_string(node.question.values));
+      return "corrupt tree: question " + std::to_string(i) + " asks input " + std::to_string(node.question.input) +
+             " about the value set " + std::to_string(node.question.values);
     }
     for (int32_t c : node.child) {
       if (c >= 0) {
         if (static_cast<uint32_t>(c) <= i || static_cast<uint32_t>(c) >= n || node_refs[c]++) {
-          return fail("corrupt tree: question " + std::to_string(i) + " has a bad child " + std::to_string(c));
+          return "corrupt tree: question " + std::to_string(i) + " has a bad child " + std::to_string(c);
         }
       } else if (static_cast<uint32_t>(~c) >= num_leaves || leaf_refs[~c]++) {
-        return fail("corrupt tree: question " + std::to_string(i) + " has a bad leaf " + std::to_string(~c));
+        return "corrupt tree: question " + std::to_string(i) + " has a bad leaf " + std::to_string(~c);
       }
     }
   }
   for (uint32_t i = 1; i < n; ++i) {
-    if (!node_refs[i]) return fail("corrupt tree: question " + std::to_string(i) + " is never reached");
+    if (!node_refs[i]) return "corrupt tree: question " + std::to_string(i) + " is never reached";
   }
   for (uint32_t i = 0; i < num_leaves; ++i) {
-    if (n > 0 && !leaf_refs[i]) return fail("corrupt tree: leaf " + std::to_string(i) + " is never reached");
+    if (n > 0 && !leaf_refs[i]) return "corrupt tree: leaf " + std::to_string(i) + " is never reached";
     TreeLeaf& l = t.leaves[i];
     l.probability = r.f32();
     l.played = r.f32();
     l.seen = r.f32();
     if (!(l.probability > 0 && l.probability <= 1) || !std::isfinite(l.played) || !std::isfinite(l.seen) ||
         l.played < 0 || l.seen < 0) {
-      return fail("corrupt tree: leaf " + std::to_string(i) + " has probability " + std::to_string(l.probability));
+      return "corrupt tree: leaf " + std::to_string(i) + " has probability " + std::to_string(l.probability);
     }
   }
-  if (!r.ok() || r.remaining() != 0) return fail("corrupt payload at byte " + std::to_string(r.offset()));
+  return "";
+}
+
+absl::StatusOr<DecisionTree> tree_from_file(const ModelFile& file, const std::string& path) {
+  const nlohmann::json& h = file.header;
+  auto fail = [&](const std::string& why) { return absl::InvalidArgumentError(path + ": " + why); };
+  if (h.value("kind", "") != kKind) return fail("not a decision-tree model");
+  if (h.value("feature_version", -1) != kTreeFeatureVersion) {
+    return fail("tree feature version " + h.value("feature_version", nlohmann::json()).dump() +
+                " does not match this hane's version " + std::to_string(kTreeFeatureVersion) + ": retrain the model");
+  }
+  DecisionTree t;
+  if (std::string why = tree_features_from_json(h.value("features", nlohmann::json::object()), t.features); !why.empty()) {
+    return fail(why);
+  }
+  t.prior_strength = h.value("prior_strength", 0.0);
+  t.training = h.value("training", nlohmann::json::object());
+  t.validation_curve = h.value("validation_curve", nlohmann::json::array());
+
+  PayloadReader r(file.payload);
+  if (std::string why = read_tree_payload(r, t); !why.empty()) return fail(why);
+  if (!r.ok() || r.remaining() != 0) {
+    return fail("corrupt payload: " + std::to_string(r.remaining()) + " bytes after the tree's " +
+                std::to_string(t.leaves.size()) + " leaves");
+  }
   return t;
 }
 
@@ -253,7 +275,7 @@ nlohmann::json TreeGuesser::info() const {
           {"feature_version", kTreeFeatureVersion},
           {"leaves", tree_->num_leaves()},
           {"depth", tree_->depth()},
-          {"features", {{"orientation", orientation_name(tree_->features)}, {"ladders", tree_->features.ladders}}},
+          {"features", tree_features_json(tree_->features)},
           {"training", tree_->training}};
 }
 

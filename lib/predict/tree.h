@@ -79,6 +79,17 @@ struct DecisionTree {
 absl::Status save_tree(const DecisionTree& tree, const std::string& path);
 absl::StatusOr<DecisionTree> tree_from_file(const ModelFile& file, const std::string& path);
 
+/// The tree's part of the payload (the layout above), for models that hold a decision tree
+/// (leaf_softmax.h): appended to `w`, and read back from `r` into `tree`'s nodes and leaves,
+/// returning "" or why the bytes are not a tree (the reasons of tree_from_file, without the
+/// path); bytes after the tree are left to the caller.
+void write_tree_payload(const DecisionTree& tree, PayloadWriter& w);
+std::string read_tree_payload(PayloadReader& r, DecisionTree& tree);
+/// The header's "features" object, {"orientation": "canonical" | "board", "ladders": bool}, and
+/// back ("" or what is wrong with it).
+nlohmann::json tree_features_json(const TreeFeatureOptions& features);
+std::string tree_features_from_json(const nlohmann::json& features, TreeFeatureOptions& out);
+
 class TreeGuesser final : public Guesser {
  public:
   explicit TreeGuesser(std::shared_ptr<const DecisionTree> tree)

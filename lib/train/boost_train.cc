@@ -124,16 +124,27 @@ double Booster::gradients(int round) {
   const double weight = 1 / o_.sample_rate;
   std::vector<std::vector<uint32_t>> picked(kChunks);
   std::vector<double> ll(kChunks, 0);
+  auto row_hash = [&](uint64_t h, int64_t r) {
+    uint64_t words[4];
+    std::memcpy(words, &rows[r], sizeof words);
+    return splitmix64(splitmix64(splitmix64(splitmix64(h ^ words[0]) ^ words[1]) ^ words[2]) ^ words[3]);
+  };
   pool_.run(kChunks, [&](int c, int) {
     std::vector<uint32_t>& mine = picked[c];
     for (int64_t i = positions * c / kChunks; i < positions * (c + 1) / kChunks; ++i) {
-      ll[c] += softmax(margin_.data(), train_.position_start[i], train_.position_start[i + 1], [&](int64_t r, double p) {
+      const int64_t a = train_.position_start[i], b = train_.position_start[i + 1];
+      // The draw of a row depends on the row and on its position (through the played move's
+      // row and the number of candidates): equal rows of different positions, common in
+      // quiet parts of the board, are drawn independently, not all in or all out together.
+      uint64_t position_salt = salt + static_cast<uint64_t>(b - a);
+      for (int64_t r = a; r < b; ++r) {
+        if (rows[r].played) position_salt = row_hash(position_salt, r);
+      }
+      ll[c] += softmax(margin_.data(), a, b, [&](int64_t r, double p) {
         const bool played = rows[r].played;
         double w = 1;
         if (!played && p < o_.sample_below) {
-          uint64_t words[4];
-          std::memcpy(words, &rows[r], sizeof words);
-          const uint64_t hsh = splitmix64(splitmix64(splitmix64(splitmix64(salt ^ words[0]) ^ words[1]) ^ words[2]) ^ words[3]);
+          const uint64_t hsh = row_hash(position_salt, r);
           if (static_cast<double>(hsh >> 11) * 0x1.0p-53 >= o_.sample_rate) {
             grad_[r] = hess_[r] = 0;
             return false;

@@ -21,8 +21,11 @@
 // `sample_below`, and the others each with probability `sample_rate`, counting 1 / sample_rate
 // (their g and h weighted): with a strong base most candidates have p near 0 and carry almost
 // no gradient (the idea of LightGBM's gradient-based one-side sampling). The draw hashes the
-// row's inputs, the round and the seed, so it does not depend on threads or ranks. Every row's
-// margin is updated after each round.
+// row's inputs, its position's played row and size, the round and the seed, so it does not
+// depend on threads or ranks, and equal rows of different positions are drawn independently
+// (drawn together, the thousands of equal quiet-area rows of a leaf were all in or all out, and
+// a leaf whose not-played rows were all out took Newton steps of several nats that made the
+// training loss worse). Every row's margin is updated after each round.
 //
 // Base. Training starts from the margins of `base` (a decision tree as ln p: its own guess),
 // or from 0 (uniform). Validation positions (whole) are measured after every round (top-1 and

@@ -41,10 +41,20 @@ struct Sampler {
   }
 };
 
+// What a candidate's features are: the softmax feature set, and with a decision tree the leaf
+// the candidate reaches.
+struct FeatureSource {
+  FeatureSet set = FeatureSet::kRollout;
+  const DecisionTree* tree = nullptr;
+};
+
 // The features of every legal move of a position.
 struct PositionFeatures {
   std::vector<Vertex> moves;
   std::vector<CandidateFeatures> features;
+  std::vector<int32_t> leaves;  // with a tree: each move's leaf
+  std::vector<TreeInputs> inputs;
+  TreeInputMaker maker;
   int num_moves = 0;
   int played = -1;
   BoardStates states;
@@ -52,8 +62,10 @@ struct PositionFeatures {
 
 // Calls fn(PositionFeatures&) for every sampled non-pass position of `game`.
 template <class Fn>
-void for_each_position(const CorpusGame& game, FeatureSet set, const Sampler& sampler, PositionFeatures& pf, Fn&& fn) {
+void for_each_position(const CorpusGame& game, const FeatureSource& src, const Sampler& sampler, PositionFeatures& pf,
+                       Fn&& fn) {
   auto keep = [&](const Position& p) { return sampler.keep(game.hash, p.move_number); };
+  if (src.tree) pf.maker = TreeInputMaker(src.tree->features);
   (void)replay_choices(game.record, [&](const Position& p, Vertex played, std::span<const Vertex> legal) {
     const Board& b = *p.board;
     pf.num_moves = static_cast<int>(legal.size());  // legal lies in pf.moves
@@ -62,10 +74,18 @@ void for_each_position(const CorpusGame& game, FeatureSet set, const Sampler& sa
     pf.played = -1;
     for (int i = 0; i < pf.num_moves; ++i) {
       const Vertex v = pf.moves[i];
-      candidate_features(set, p, v, pf.states.diamond_code(v, b.stride()), &pf.states, &pf.features[i]);
+      candidate_features(src.set, p, v, pf.states.diamond_code(v, b.stride()), &pf.states, &pf.features[i]);
       if (v == played) pf.played = i;
     }
-    if (pf.played >= 0) fn(pf);
+    if (pf.played < 0) return;
+    if (src.tree) {
+      pf.inputs.resize(pf.num_moves);
+      pf.leaves.resize(pf.num_moves);
+      pf.maker.set_position(p);
+      for (int i = 0; i < pf.num_moves; ++i) pf.maker.inputs(pf.moves[i], pf.inputs[i]);
+      src.tree->leaves_of(pf.inputs, pf.leaves);
+    }
+    fn(pf);
   }, pf.moves, keep);
 }
 
@@ -122,22 +142,26 @@ void parallel_games(const Shards& shards, const std::vector<std::vector<const Co
 }
 
 // Pattern keys -> feature ids. Fixed features are ids 0..num_fixed-1, then each kind's keys
-// in increasing key order.
+// in increasing key order, then (with a tree) one id per leaf.
 struct Dictionary {
   int num_fixed = 0;
   std::array<absl::flat_hash_map<uint64_t, uint32_t>, kNumPatternKinds> ids;
   std::array<std::vector<uint64_t>, kNumPatternKinds> keys;
   std::array<uint32_t, kNumPatternKinds> first{};
+  uint32_t leaf_first = 0;
+  uint32_t num_leaves = 0;
   uint32_t size = 0;
 
-  // Appends the ids of `f` to `out`.
-  void ids_of(const CandidateFeatures& f, std::vector<uint32_t>& out) const {
-    for (int i = 0; i < f.num_fixed; ++i) out.push_back(f.fixed[i]);
+  // Appends the ids of candidate i of `pf` to `out`.
+  void ids_of(const PositionFeatures& pf, int i, std::vector<uint32_t>& out) const {
+    const CandidateFeatures& f = pf.features[i];
+    for (int j = 0; j < f.num_fixed; ++j) out.push_back(f.fixed[j]);
     for (int k = 0; k < kNumPatternKinds; ++k) {
       if (!f.has_key(static_cast<PatternKind>(k))) continue;
       const auto it = ids[k].find(f.keys[k]);
       if (it != ids[k].end()) out.push_back(it->second);
     }
+    if (num_leaves > 0) out.push_back(leaf_first + static_cast<uint32_t>(pf.leaves[i]));
   }
 };
 
@@ -155,7 +179,9 @@ size_t position_bytes_bound(const PositionFeatures& pf) {
     for (int k = 0; k < kNumPatternKinds; ++k) {
       if (f.has_key(static_cast<PatternKind>(k))) h = mix64(h ^ f.keys[k]);
     }
-    classes.emplace_back(h, 1 + (f.num_fixed + 3) / 4 + std::popcount(f.key_mask));
+    const bool leaf = !pf.leaves.empty();
+    if (leaf) h = mix64(h ^ static_cast<uint64_t>(pf.leaves[i]));
+    classes.emplace_back(h, 1 + (f.num_fixed + 3) / 4 + std::popcount(f.key_mask) + (leaf ? 1 : 0));
   }
   std::sort(classes.begin(), classes.end());
   size_t words = 2;
@@ -188,7 +214,7 @@ struct Caches {
 };
 
 // Extracts the sampled positions of this rank's shards of `games` into `caches` with ids from `dict`.
-void extract(const Shards& shards, const std::vector<std::vector<const CorpusGame*>>& games, FeatureSet set,
+void extract(const Shards& shards, const std::vector<std::vector<const CorpusGame*>>& games, const FeatureSource& src,
              const Sampler& sampler, const Dictionary& dict, int threads, const std::string& what, bool progress,
              Caches& caches) {
   caches.shards.clear();
@@ -196,11 +222,11 @@ void extract(const Shards& shards, const std::vector<std::vector<const CorpusGam
   std::vector<PositionFeatures> pfs(threads);
   std::vector<std::vector<uint32_t>> ids(threads), offsets(threads);
   parallel_games(shards, games, threads, what, progress, [&](int t, int k, const CorpusGame& game) {
-    for_each_position(game, set, sampler, pfs[t], [&](PositionFeatures& pf) {
+    for_each_position(game, src, sampler, pfs[t], [&](PositionFeatures& pf) {
       ids[t].clear();
       offsets[t].assign(1, 0);
       for (int i = 0; i < pf.num_moves; ++i) {
-        dict.ids_of(pf.features[i], ids[t]);
+        dict.ids_of(pf, i, ids[t]);
         offsets[t].push_back(static_cast<uint32_t>(ids[t].size()));
       }
       caches.shards[k].add(ids[t], offsets[t], pf.played);
@@ -319,7 +345,7 @@ struct CachePlan {
 // The bytes of a position are bounded on a pilot of a few games; the validation positions
 // take at most a tenth of the budget.
 CachePlan plan_cache(const std::vector<CorpusGame>& train, const std::vector<CorpusGame>& validation,
-                     const SoftmaxTrainOptions& o, const Note& note) {
+                     const SoftmaxTrainOptions& o, const FeatureSource& src, const Note& note) {
   const int64_t train_positions = std::max<int64_t>(1, count_positions(train));
   int64_t budget_positions = o.max_positions > 0 ? o.max_positions : train_positions;
   int64_t validation_positions = o.validation_positions;
@@ -327,7 +353,7 @@ CachePlan plan_cache(const std::vector<CorpusGame>& train, const std::vector<Cor
   size_t bytes = 0;
   int64_t n = 0;
   for (size_t i = 0; i < train.size() && n < 20'000; i += std::max<size_t>(1, train.size() / 100)) {
-    for_each_position(train[i], o.feature_set, Sampler{}, pf, [&](PositionFeatures& p) {
+    for_each_position(train[i], src, Sampler{}, pf, [&](PositionFeatures& p) {
       bytes += position_bytes_bound(p);
       ++n;
     });
@@ -357,7 +383,7 @@ std::vector<KeyCounts> count_keys(const Shards& shards, FeatureSet set, const Sa
   {
     std::vector<PositionFeatures> pfs(threads);
     parallel_games(shards, shards.train, threads, "counting patterns", progress, [&](int t, int, const CorpusGame& game) {
-      for_each_position(game, set, sampler, pfs[t], [&](PositionFeatures& pf) {
+      for_each_position(game, FeatureSource{set}, sampler, pfs[t], [&](PositionFeatures& pf) {
         for (int i = 0; i < pf.num_moves; ++i) {
           const CandidateFeatures& f = pf.features[i];
           for (int k = 0; k < kNumPatternKinds; ++k) {
@@ -441,19 +467,22 @@ struct Training {
   nlohmann::json epochs = nlohmann::json::array();
   int best_epoch = 0;
   Validation best_val;
+  nlohmann::json start = nullptr;  // the start's validation figures, if measured
   int64_t steps = 0;
   size_t bytes_sent = 0;  // by this rank, over all steps
 };
 
-// Step 4: epochs of lazy Adam. Each step's gradient: every shard's own (its positions of the
-// batch in batch order, on the thread that holds the shard), summed shard by shard on every
-// rank; so every rank makes the same step, whatever the numbers of threads and ranks.
-Training run_epochs(const Shards& shards, const Caches& train_cache, const Caches& val_cache, int64_t n_weights,
+// Step 4: epochs of lazy Adam from the weights `start`, towards which the L2 penalty pulls.
+// Each step's gradient: every shard's own (its positions of the batch in batch order, on the
+// thread that holds the shard), summed shard by shard on every rank; so every rank makes the
+// same step, whatever the numbers of threads and ranks. With validation positions the start
+// is measured too ("epoch 0"), and kept if no epoch beats it.
+Training run_epochs(const Shards& shards, const Caches& train_cache, const Caches& val_cache, const Eigen::VectorXf& start,
                     const SoftmaxTrainOptions& o, int threads, const Note& note,
                     const std::function<void(const SoftmaxEpoch&)>& on_epoch) {
   Training out;
-  Eigen::VectorXf w = Eigen::VectorXf::Zero(n_weights), m = Eigen::VectorXf::Zero(n_weights),
-                  v = Eigen::VectorXf::Zero(n_weights);
+  const int64_t n_weights = start.size();
+  Eigen::VectorXf w = start, m = Eigen::VectorXf::Zero(n_weights), v = Eigen::VectorXf::Zero(n_weights);
   out.best_w = w;
   std::vector<SparseGradient> grads;
   for (int t = 0; t < threads; ++t) grads.emplace_back(n_weights);
@@ -473,6 +502,13 @@ Training run_epochs(const Shards& shards, const Caches& train_cache, const Cache
   const size_t per_epoch = std::max<size_t>(1, static_cast<size_t>(o.epoch_fraction * order.size()));
 
   double best_metric = -1e300;
+  if (val_cache.total > 0) {
+    const Validation val = validate(shards, val_cache, w, threads);
+    note("start: validation top-1 %.2f%%, log-lik %.4f\n", 100 * val.top1, val.log_likelihood);
+    out.start = {{"validation_top1", val.top1}, {"validation_log_likelihood", val.log_likelihood}};
+    best_metric = o.select == "top1" ? val.top1 : val.log_likelihood;
+    out.best_val = val;
+  }
   int bad_epochs = 0;
   for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
     const auto epoch_start = Clock::now();
@@ -487,7 +523,7 @@ Training run_epochs(const Shards& shards, const Caches& train_cache, const Cache
       shard_grads.sum_into(total);
       const std::vector<int>& merged = total.touched;
       Eigen::ArrayXf g = total.g(merged).array();
-      g += static_cast<float>(o.l2) * w(merged).array();
+      g += static_cast<float>(o.l2) * (w(merged) - start(merged)).array();
       ++step;
       const float b1 = static_cast<float>(o.beta1), b2 = static_cast<float>(o.beta2);
       const Eigen::ArrayXf m_new = b1 * m(merged).array() + (1 - b1) * g;
@@ -609,6 +645,7 @@ nlohmann::json training_report(const SoftmaxTrainOptions& o, int threads, size_t
         {"threads", threads},
         {"shards", o.shards},
         {"seed", o.seed}}},
+      {"start", t.start},
       {"epochs", t.epochs},
       {"best_epoch", t.best_epoch},
       {"validation_top1", t.best_val.top1},
@@ -619,10 +656,15 @@ nlohmann::json training_report(const SoftmaxTrainOptions& o, int threads, size_t
   };
 }
 
-}  // namespace
+// The softmax model and (with a tree) the leaf weights.
+struct Trained {
+  SoftmaxModel model;
+  std::vector<float> leaf_weights;
+};
 
-SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vector<CorpusGame>& validation,
-                           const SoftmaxTrainOptions& o, const std::function<void(const SoftmaxEpoch&)>& on_epoch) {
+Trained train(const std::vector<CorpusGame>& train, const std::vector<CorpusGame>& validation,
+              const SoftmaxTrainOptions& o, const DecisionTree* tree,
+              const std::function<void(const SoftmaxEpoch&)>& on_epoch) {
   if (o.batch_size < 1 || o.shards < 1 || o.shards > 4096 || o.max_epochs < 1 || o.learning_rate <= 0 || o.min_count < 1 || o.epoch_fraction <= 0 ||
       o.epoch_fraction > 1 || (o.select != "top1" && o.select != "loglik")) {
     throw std::invalid_argument("train_softmax: bad options");
@@ -631,12 +673,14 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
   const auto start = Clock::now();
   const int threads = thread_count(o.threads);
   const Note note{o.progress};
+  const FeatureSource src{o.feature_set, tree};
 
   // 1. How many positions fit.
-  const CachePlan plan = plan_cache(train, validation, o, note);
+  const CachePlan plan = plan_cache(train, validation, o, src, note);
 
   // 2. Count pattern keys over the sampled training positions (of this rank's shards; the
-  // counts are then exchanged, so every rank has every count) and keep the frequent ones.
+  // counts are then exchanged, so every rank has every count) and keep the frequent ones; the
+  // tree's leaves come after them.
   const Shards shards(train, validation, o.shards);
   nlohmann::json seen = nlohmann::json::object(), kept = nlohmann::json::object();
   Dictionary dict;
@@ -644,27 +688,56 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
     std::vector<KeyCounts> counts = count_keys(shards, o.feature_set, plan.train, threads, o.progress);
     dict = build_dictionary(counts[0], o, note, seen, kept);
   }
+  if (tree) {
+    dict.leaf_first = dict.size;
+    dict.num_leaves = static_cast<uint32_t>(tree->leaves.size());
+    dict.size += dict.num_leaves;
+  }
 
   // 3. Cache the positions.
   Caches train_cache, val_cache;
-  extract(shards, shards.train, o.feature_set, plan.train, dict, threads, "caching training positions", o.progress,
-          train_cache);
-  extract(shards, shards.validation, o.feature_set, plan.validation, dict, threads, "caching validation positions",
-          o.progress, val_cache);
+  extract(shards, shards.train, src, plan.train, dict, threads, "caching training positions", o.progress, train_cache);
+  extract(shards, shards.validation, src, plan.validation, dict, threads, "caching validation positions", o.progress,
+          val_cache);
   note("cached %s training positions (%.2f GB) and %s validation positions (%.2f GB) in %.0f s%s\n",
        with_thousands(train_cache.total).c_str(), train_cache.bytes / 1e9, with_thousands(val_cache.total).c_str(),
        val_cache.bytes / 1e9, seconds_since(start), cluster::size() > 1 ? " (GB: on this rank)" : "");
   if (train_cache.total == 0) throw std::runtime_error("no training positions");
 
-  // 4. Epochs of lazy Adam, keeping the best.
+  // 4. Epochs of lazy Adam from 0, or from each leaf's ln p, keeping the best.
   const int64_t n_weights = dict.size;
-  const Training t = run_epochs(shards, train_cache, val_cache, n_weights, o, threads, note, on_epoch);
+  Eigen::VectorXf w0 = Eigen::VectorXf::Zero(n_weights);
+  for (uint32_t l = 0; l < dict.num_leaves; ++l) w0[dict.leaf_first + l] = std::log(tree->leaves[l].probability);
+  const Training t = run_epochs(shards, train_cache, val_cache, w0, o, threads, note, on_epoch);
 
   // 5. The model: the best epoch's weights, and the report.
-  SoftmaxModel model = make_model(dict, t, o.feature_set);
-  model.training = training_report(o, threads, train.size(), validation.size(), plan, train_cache, val_cache, seen, kept,
-                                   n_weights, t, seconds_since(start));
-  return model;
+  Trained out;
+  out.model = make_model(dict, t, o.feature_set);
+  out.model.training = training_report(o, threads, train.size(), validation.size(), plan, train_cache, val_cache, seen,
+                                       kept, n_weights, t, seconds_since(start));
+  out.leaf_weights.assign(t.best_w.data() + dict.leaf_first, t.best_w.data() + dict.leaf_first + dict.num_leaves);
+  return out;
+}
+
+}  // namespace
+
+SoftmaxModel train_softmax(const std::vector<CorpusGame>& train_games, const std::vector<CorpusGame>& validation,
+                           const SoftmaxTrainOptions& o, const std::function<void(const SoftmaxEpoch&)>& on_epoch) {
+  return train(train_games, validation, o, nullptr, on_epoch).model;
+}
+
+LeafSoftmaxModel train_leaf_softmax(const std::vector<CorpusGame>& train_games,
+                                    const std::vector<CorpusGame>& validation, DecisionTree tree,
+                                    const SoftmaxTrainOptions& o,
+                                    const std::function<void(const SoftmaxEpoch&)>& on_epoch) {
+  Trained t = train(train_games, validation, o, &tree, on_epoch);
+  LeafSoftmaxModel m;
+  m.tree = std::move(tree);
+  m.leaf_weights = std::move(t.leaf_weights);
+  m.training = std::move(t.model.training);
+  m.softmax = std::move(t.model);
+  m.softmax.training = nlohmann::json::object();
+  return m;
 }
 
 }  // namespace hane

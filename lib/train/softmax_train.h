@@ -24,10 +24,11 @@
 // 0.7 KB with the rollout features (~250 legal moves in ~60 classes) and 4 KB with the tree
 // features (most moves distinct), so a 3 GB budget holds about 3.9 million and 0.65 million of
 // the 6.4 million KGS training positions. Epochs then only do arithmetic (Eigen vectors for the weights and
-// moments, Eigen arrays for each position's scores). After each epoch the validation positions
-// give top-1 (ties shared as in evaluate.h) and mean log-likelihood; the best epoch's weights are
-// kept, the step size is multiplied by lr_decay after an epoch without improvement, and training
-// stops after `patience` such epochs in a row (or max_epochs).
+// moments, Eigen arrays for each position's scores). Before the first epoch and after each the
+// validation positions give top-1 (ties shared as in evaluate.h) and mean log-likelihood; the
+// best epoch's weights are kept (the start's if no epoch beats it), the step size is multiplied
+// by lr_decay after an epoch without improvement, and training stops after `patience` such
+// epochs in a row (or max_epochs).
 #pragma once
 
 #include <cstdint>
@@ -35,6 +36,7 @@
 #include <vector>
 
 #include "corpus/corpus.h"
+#include "predict/leaf_softmax.h"
 #include "predict/softmax.h"
 #include "train/position_cache.h"
 
@@ -96,5 +98,16 @@ struct SoftmaxEpoch {
 SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vector<CorpusGame>& validation,
                            const SoftmaxTrainOptions& options,
                            const std::function<void(const SoftmaxEpoch&)>& on_epoch = {});
+
+/// The same with the leaves of `tree` as features too (predict/leaf_softmax.h): each candidate
+/// also has the id of the leaf it reaches, whose weight starts at ln p of that leaf and is
+/// pulled towards it by the L2 penalty (the other weights start at 0 and are pulled towards
+/// 0), so that training starts from the tree's own guess. Validation positions are measured
+/// before the first epoch too (the report's "start"), and that start is kept if no epoch beats
+/// it. Pattern keys are counted as without a tree. The cache holds one more id per class and
+/// fewer identical candidates: about 1.3 times the memory per position.
+LeafSoftmaxModel train_leaf_softmax(const std::vector<CorpusGame>& train, const std::vector<CorpusGame>& validation,
+                                    DecisionTree tree, const SoftmaxTrainOptions& options,
+                                    const std::function<void(const SoftmaxEpoch&)>& on_epoch = {});
 
 }  // namespace hane

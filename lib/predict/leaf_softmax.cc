@@ -1,0 +1,184 @@
+#include "predict/leaf_softmax.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+#include "util/progress.h"
+
+namespace hane {
+namespace {
+
+constexpr std::string_view kKind = "leaf-softmax";
+
+}  // namespace
+
+LeafSoftmaxModel LeafSoftmaxModel::from_tree(DecisionTree tree, FeatureSet set) {
+  LeafSoftmaxModel m;
+  m.leaf_weights.reserve(tree.leaves.size());
+  for (const TreeLeaf& l : tree.leaves) m.leaf_weights.push_back(std::log(l.probability));
+  m.tree = std::move(tree);
+  m.softmax.feature_set = set;
+  m.softmax.fixed.assign(num_fixed_features(set), 0.0f);
+  return m;
+}
+
+absl::Status save_leaf_softmax(const LeafSoftmaxModel& model, const std::string& path) {
+  if (model.leaf_weights.size() != model.tree.leaves.size()) {
+    return absl::InvalidArgumentError(path + ": " + std::to_string(model.leaf_weights.size()) + " leaf weights for " +
+                                      std::to_string(model.tree.leaves.size()) + " leaves");
+  }
+  PayloadWriter w;
+  write_tree_payload(model.tree, w);
+  w.u32(static_cast<uint32_t>(model.leaf_weights.size()));
+  for (float x : model.leaf_weights) w.f32(x);
+  const nlohmann::json dictionaries = write_softmax_payload(model.softmax, w);
+  const nlohmann::json header = {
+      {"kind", kKind},
+      {"feature_version", kLeafSoftmaxVersion},
+      {"tree_feature_version", kTreeFeatureVersion},
+      {"softmax_feature_version", kSoftmaxFeatureVersion},
+      {"pattern_version", kPatternVersion},
+      {"board_size", 19},
+      {"feature_set", std::string(feature_set_name(model.softmax.feature_set))},
+      {"tree",
+       {{"leaves", model.tree.leaves.size()},
+        {"internal_nodes", model.tree.nodes.size()},
+        {"depth", model.tree.depth()},
+        {"features", tree_features_json(model.tree.features)},
+        {"from", model.tree_from}}},
+      {"dictionaries", dictionaries},
+      {"fixed_weights", fixed_weights_json(model.softmax)},
+      {"training", model.training},
+  };
+  return write_model_file(path, header, w.bytes());
+}
+
+absl::StatusOr<LeafSoftmaxModel> leaf_softmax_from_file(const ModelFile& file, const std::string& path) {
+  const nlohmann::json& h = file.header;
+  auto fail = [&](const std::string& why) { return absl::InvalidArgumentError(path + ": " + why); };
+  if (h.value("kind", "") != kKind) return fail("not a leaf-softmax model");
+  const std::pair<const char*, int> versions[] = {{"feature_version", kLeafSoftmaxVersion},
+                                                  {"tree_feature_version", kTreeFeatureVersion},
+                                                  {"softmax_feature_version", kSoftmaxFeatureVersion},
+                                                  {"pattern_version", kPatternVersion}};
+  for (const auto& [key, mine] : versions) {
+    if (h.value(key, nlohmann::json()) != nlohmann::json(mine)) {
+      return fail(std::string(key) + " " + h.value(key, nlohmann::json()).dump() + " does not match this hane's " +
+                  std::to_string(mine) + ": retrain the model");
+    }
+  }
+  LeafSoftmaxModel m;
+  const std::string set = h.value("feature_set", "");
+  const auto parsed = parse_feature_set(set);
+  if (!parsed) return fail("unknown feature set '" + set + "'");
+  m.softmax.feature_set = *parsed;
+  const nlohmann::json tree = h.value("tree", nlohmann::json::object());
+  if (!tree.is_object()) return fail("the header's tree is not an object");
+  if (std::string why = tree_features_from_json(tree.value("features", nlohmann::json::object()), m.tree.features);
+      !why.empty()) {
+    return fail(why);
+  }
+  m.tree_from = tree.value("from", nlohmann::json::object());
+  m.training = h.value("training", nlohmann::json::object());
+
+  PayloadReader r(file.payload);
+  if (std::string why = read_tree_payload(r, m.tree); !why.empty()) return fail(why + " (the tree's part)");
+  const uint32_t n = r.u32();
+  if (!r.ok() || n != m.tree.leaves.size()) {
+    return fail("corrupt payload: " + std::to_string(n) + " leaf weights for a tree of " +
+                std::to_string(m.tree.leaves.size()) + " leaves");
+  }
+  if (r.remaining() < 4 * size_t{n}) return fail("corrupt payload: truncated in the leaf weights");
+  m.leaf_weights.resize(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    m.leaf_weights[i] = r.f32();
+    if (!std::isfinite(m.leaf_weights[i])) return fail("corrupt payload: leaf " + std::to_string(i) + "'s weight is not finite");
+  }
+  if (std::string why = read_softmax_payload(r, m.softmax); !why.empty()) return fail(why + " (the softmax's part)");
+  if (r.remaining() != 0) return fail("corrupt payload: " + std::to_string(r.remaining()) + " bytes after the end");
+  return m;
+}
+
+std::string LeafSoftmaxGuesser::name() const {
+  return "leaf softmax " + std::string(feature_set_name(model_->softmax.feature_set)) + " (" +
+         with_thousands(model_->tree.num_leaves()) + " leaves)";
+}
+
+void LeafSoftmaxGuesser::score(const Position& position, std::span<const Vertex> candidates, std::span<float> out) {
+  const size_t n = candidates.size();
+  if (inputs_.size() < n) {
+    inputs_.resize(n);
+    leaves_.resize(n);
+  }
+  maker_.set_position(position);
+  for (size_t i = 0; i < n; ++i) maker_.inputs(candidates[i], inputs_[i]);
+  model_->tree.leaves_of(std::span(inputs_.data(), n), std::span(leaves_.data(), n));
+  const Board& b = *position.board;
+  states_.fill(b);
+  const int stride = b.stride();
+  CandidateFeatures f;
+  for (size_t i = 0; i < n; ++i) {
+    candidate_features(model_->softmax.feature_set, position, candidates[i], states_.diamond_code(candidates[i], stride),
+                       &states_, &f);
+    out[i] = model_->leaf_weights[leaves_[i]] + scorer_.score(f);
+  }
+  softmax_in_place(out.first(n));
+}
+
+std::string LeafSoftmaxGuesser::explain(const Position& position, Vertex move) {
+  const Board& b = *position.board;
+  std::vector<Vertex> moves(b.empty_points().size());
+  moves.resize(legal_moves(b, position.to_move, moves));
+  const auto it = std::find(moves.begin(), moves.end(), move);
+  if (it == moves.end()) return "not a legal move";
+  std::vector<float> p(moves.size());
+  score(position, moves, p);  // fills states_ and the leaves
+  const int leaf = leaves_[it - moves.begin()];
+  CandidateFeatures f;
+  candidate_features(model_->softmax.feature_set, position, move, states_.diamond_code(move, b.stride()), &states_, &f);
+  const SoftmaxModel& s = model_->softmax;
+  std::vector<std::pair<float, std::string>> parts;
+  for (int i = 0; i < f.num_fixed; ++i) parts.emplace_back(s.fixed[f.fixed[i]], fixed_feature_name(f.fixed[i]));
+  for (int k = 0; k < kNumPatternKinds; ++k) {
+    if (!f.has_key(static_cast<PatternKind>(k))) continue;
+    const auto w = s.patterns[k].find(f.keys[k]);
+    if (w != s.patterns[k].end()) {
+      parts.emplace_back(w->second, std::string(pattern_kind_name(static_cast<PatternKind>(k))) + " pattern");
+    }
+  }
+  std::sort(parts.begin(), parts.end(), [](const auto& x, const auto& y) { return std::abs(x.first) > std::abs(y.first); });
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "p = %.1f%%: leaf %d %+.2f", 100.0 * p[it - moves.begin()], leaf,
+                model_->leaf_weights[leaf]);
+  std::string out = buf;
+  for (size_t i = 0; i < parts.size() && i < 3; ++i) {
+    std::snprintf(buf, sizeof buf, ", %s %+.2f", parts[i].second.c_str(), parts[i].first);
+    out += buf;
+  }
+  return out;
+}
+
+nlohmann::json LeafSoftmaxGuesser::info() const {
+  nlohmann::json dictionaries = nlohmann::json::object();
+  for (int k = 0; k < kNumPatternKinds; ++k) {
+    if (uses_pattern_kind(model_->softmax.feature_set, static_cast<PatternKind>(k))) {
+      dictionaries[std::string(pattern_kind_name(static_cast<PatternKind>(k)))] = model_->softmax.patterns[k].size();
+    }
+  }
+  return {{"kind", kKind},
+          {"feature_version", kLeafSoftmaxVersion},
+          {"tree_feature_version", kTreeFeatureVersion},
+          {"softmax_feature_version", kSoftmaxFeatureVersion},
+          {"pattern_version", kPatternVersion},
+          {"feature_set", std::string(feature_set_name(model_->softmax.feature_set))},
+          {"tree",
+           {{"leaves", model_->tree.num_leaves()},
+            {"features", tree_features_json(model_->tree.features)},
+            {"from", model_->tree_from}}},
+          {"dictionaries", dictionaries},
+          {"training", model_->training}};
+}
+
+}  // namespace hane
