@@ -14,6 +14,7 @@
 #include "predict/load.h"
 #include "predict/tree.h"
 #include "sgf/record.h"
+#include "answering_games.h"
 #include "test_files.h"
 #include "train/boost_train.h"
 #include "train/tree_train.h"
@@ -37,40 +38,6 @@ std::vector<CorpusGame> games_from(const std::vector<std::string>& sgfs) {
   return games;
 }
 
-// Games whose moves follow a rule (answer next to the opponent's last stone, else a random
-// point), so that there is something to learn; 9x9.
-std::vector<std::string> rule_games(uint64_t seed, int games, int moves) {
-  std::vector<std::string> out;
-  for (int g = 0; g < games; ++g) {
-    Rng rng(seed + g);
-    Board b(9);
-    Color c = Color::kBlack;
-    Vertex last = Vertex::none();
-    std::string sgf = "(;GM[1]SZ[9]";
-    for (int m = 0; m < moves; ++m) {
-      Vertex v = Vertex::none();
-      if (!last.is_none() && rng.uniform() < 0.8) {
-        for (Vertex n : b.neighbours(last)) {
-          if (b.is_empty(n) && b.legal(n, c) == Legality::kLegal) {
-            v = n;
-            break;
-          }
-        }
-      }
-      if (v.is_none()) {
-        const auto empties = b.empty_points();
-        v = Vertex(empties[rng.below(static_cast<uint32_t>(empties.size()))]);
-        if (b.legal(v, c) != Legality::kLegal) continue;
-      }
-      b.play_legal(v, c);
-      sgf += std::string(";") + (c == Color::kBlack ? "B[" : "W[") + to_sgf(v, 9) + "]";
-      c = opponent(c);
-      last = v;
-    }
-    out.push_back(sgf + ")");
-  }
-  return out;
-}
 
 TreeSample whole_sample(const std::vector<CorpusGame>& games) {
   TreeSampleOptions so;
@@ -103,8 +70,8 @@ BoostTrainOptions small_options() {
 }
 
 TEST(BoostTraining, LossFallsAndTheFileRoundTrips) {
-  const std::vector<CorpusGame> train_games = games_from(rule_games(1, 12, 40));
-  const std::vector<CorpusGame> val_games = games_from(rule_games(101, 4, 40));
+  const std::vector<CorpusGame> train_games = games_from(testing::answering_games(1, 12, 40));
+  const std::vector<CorpusGame> val_games = games_from(testing::answering_games(101, 4, 40));
   const TreeSample train = whole_sample(train_games), val = whole_sample(val_games);
   const BoostTrainResult r = train_boost(train, val, nullptr, small_options());
   ASSERT_EQ(r.curve.size(), 9u);
@@ -161,8 +128,8 @@ TEST(BoostTraining, LossFallsAndTheFileRoundTrips) {
 }
 
 TEST(BoostTraining, ABaseTreeAloneGuessesAsTheTreeAndBoostingImprovesOnIt) {
-  const std::vector<CorpusGame> train_games = games_from(rule_games(7, 12, 40));
-  const std::vector<CorpusGame> val_games = games_from(rule_games(201, 4, 40));
+  const std::vector<CorpusGame> train_games = games_from(testing::answering_games(7, 12, 40));
+  const std::vector<CorpusGame> val_games = games_from(testing::answering_games(201, 4, 40));
   TreeSampleOptions so;
   so.progress = false;
   TreeSample tree_train = sample_tree_inputs(train_games, so);

@@ -13,6 +13,7 @@
 #include "predict/load.h"
 #include "predict/tree.h"
 #include "sgf/record.h"
+#include "answering_games.h"
 #include "test_files.h"
 #include "train/softmax_train.h"
 #include "train/tree_train.h"
@@ -38,41 +39,6 @@ std::vector<CorpusGame> games_from(const std::vector<std::string>& sgfs, Split s
   return games;
 }
 
-// 9x9 games whose moves mostly answer next to the opponent's last stone (the first free
-// neighbour in the board's order), else a random point: something for a tree of a few leaves
-// to catch roughly and for the softmax's response features to catch better.
-std::vector<std::string> answering_games(uint64_t seed, int games, int moves) {
-  std::vector<std::string> out;
-  for (int g = 0; g < games; ++g) {
-    Rng rng(seed + g);
-    Board b(9);
-    Color c = Color::kBlack;
-    Vertex last = Vertex::none();
-    std::string sgf = "(;GM[1]SZ[9]";
-    for (int m = 0; m < moves; ++m) {
-      Vertex v = Vertex::none();
-      if (!last.is_none() && rng.uniform() < 0.8) {
-        for (Vertex n : b.neighbours(last)) {
-          if (b.is_empty(n) && b.legal(n, c) == Legality::kLegal) {
-            v = n;
-            break;
-          }
-        }
-      }
-      if (v.is_none()) {
-        const auto empties = b.empty_points();
-        v = Vertex(empties[rng.below(static_cast<uint32_t>(empties.size()))]);
-        if (b.legal(v, c) != Legality::kLegal) continue;
-      }
-      b.play_legal(v, c);
-      sgf += std::string(";") + (c == Color::kBlack ? "B[" : "W[") + to_sgf(v, 9) + "]";
-      c = opponent(c);
-      last = v;
-    }
-    out.push_back(sgf + ")");
-  }
-  return out;
-}
 
 DecisionTree small_tree(const std::vector<CorpusGame>& games, int leaves) {
   TreeSampleOptions so;
@@ -95,7 +61,7 @@ std::vector<float> guess(Guesser& g, const Board& b, Color to_move, Vertex last)
 }
 
 TEST(LeafSoftmax, UntrainedItGuessesAsItsTree) {
-  const std::vector<CorpusGame> games = games_from(answering_games(1, 10, 30), Split::kTrain);
+  const std::vector<CorpusGame> games = games_from(testing::answering_games(1, 10, 30), Split::kTrain);
   const DecisionTree tree = small_tree(games, 6);
   ASSERT_EQ(tree.num_leaves(), 6);
   TreeGuesser tg(std::make_shared<const DecisionTree>(tree));
@@ -112,8 +78,8 @@ TEST(LeafSoftmax, UntrainedItGuessesAsItsTree) {
 }
 
 TEST(LeafSoftmax, TrainingStartsAtTheTreeLearnsAndTheFileRoundTrips) {
-  const std::vector<CorpusGame> train = games_from(answering_games(11, 40, 30), Split::kTrain);
-  const std::vector<CorpusGame> validation = games_from(answering_games(211, 8, 30), Split::kValidation);
+  const std::vector<CorpusGame> train = games_from(testing::answering_games(11, 40, 30), Split::kTrain);
+  const std::vector<CorpusGame> validation = games_from(testing::answering_games(211, 8, 30), Split::kValidation);
   const DecisionTree tree = small_tree(train, 3);  // a weak tree: the softmax can do better
   SoftmaxTrainOptions o;
   o.feature_set = FeatureSet::kRollout;
@@ -172,7 +138,7 @@ TEST(LeafSoftmax, TrainingStartsAtTheTreeLearnsAndTheFileRoundTrips) {
 }
 
 TEST(LeafSoftmax, TheModelFileRefusesDamageAndStaleVersions) {
-  const std::vector<CorpusGame> games = games_from(answering_games(5, 6, 20), Split::kTrain);
+  const std::vector<CorpusGame> games = games_from(testing::answering_games(5, 6, 20), Split::kTrain);
   LeafSoftmaxModel m = LeafSoftmaxModel::from_tree(small_tree(games, 3), FeatureSet::kRollout);
   m.softmax.patterns[0] = {{5, 0.5f}, {9, -0.25f}};
   const std::string path = temp_path("damage.model");
