@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One process against `mpirun -np 2` (lib/cluster): a match, an evaluation, both trainers, a
+# One process against `mpirun -np 2` (lib/cluster): a match, an evaluation, the trainers, a
 # tuning run and an analysis must give the same results. Usage: mpi_equal.sh HANE MPIEXEC WORKDIR. The data are made here:
 # a match of 8 games on 7x7 between two hane engines at 50 playouts gives the SGFs that the
 # trainers learn from and the evaluation measures.
@@ -68,6 +68,12 @@ tree=(train tree "${corpus[@]}" --leaves 20 --min-leaf 2 --no-early-stop)
 "${run2[@]}" "$hane" "${tree[@]}" --out two.tree > /dev/null
 for m in one two; do grep -ao '"payload_[a-z0-9]*":"*[0-9a-f]*' "$m.tree" > "$m.tree.txt"; done
 check "tree model" one.tree.txt two.tree.txt
+# The gamma trainer: minorisation-maximisation, then simulation balancing of its playouts.
+gamma=(train gamma "${corpus[@]}" --min-count 1 --sweeps 3 --balance --balance-positions 6 --balance-playouts 5)
+"$hane" "${gamma[@]}" --out one.gamma > /dev/null
+"${run2[@]}" "$hane" "${gamma[@]}" --out two.gamma > /dev/null
+for m in one two; do grep -ao '"payload_[a-z0-9]*":"*[0-9a-f]*' "$m.gamma" > "$m.gamma.txt"; done
+check "gamma model (with balancing)" one.gamma.txt two.gamma.txt
 # train diamond runs on one process: with two ranks it refuses instead of writing twice.
 if "${run2[@]}" "$hane" train diamond "${corpus[@]}" --out two.diamond > /dev/null 2> diamond.err; then
   echo "train diamond ran on 2 ranks"; fail=1
@@ -109,7 +115,7 @@ cat two-analysis/*.json > two-analysis.txt
 check "analyze" one-analysis.txt two-analysis.txt
 
 # The 2-rank runs really were one job of two ranks (not two copies of one process).
-for f in two/report.json two.softmax two.tree two.eval.json; do
+for f in two/report.json two.softmax two.tree two.gamma two.eval.json; do
   grep -aq '"ranks": *2' "$f" || { echo "NOT 2 RANKS: $f"; fail=1; }
 done
 exit $fail

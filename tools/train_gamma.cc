@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "cluster/cluster.h"
 #include "train/gamma_train.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
@@ -57,7 +58,7 @@ void train(GammaFlags& f) {
   }
   all.clear();
   if (train_games.empty()) throw std::runtime_error("no training games (see the rejections above)");
-  const bool progress = !f.corpus.quiet;
+  const bool progress = !f.corpus.quiet && cluster::is_root();  // (rank 0 speaks for all)
   GammaModel model;
   nlohmann::json report;
   {
@@ -83,6 +84,7 @@ void train(GammaFlags& f) {
       model = balance_gamma(model, positions, o);
     }
   }
+  if (!cluster::is_root()) return;  // rank 0 writes the model and the report
   model.training["inputs"] = f.corpus.paths;
   model.training["corpus"] = corpus_stats_json(stats);
   if (absl::Status s = save_gamma_model(model, f.out); !s.ok()) throw std::runtime_error(std::string(s.message()));
@@ -120,7 +122,8 @@ void add_train_gamma_command(CLI::App* train_app) {
   CLI::App* cmd = train_app->add_subcommand(
       "gamma", "Bradley-Terry gammas of 3x3 patterns and tactical flags (the cheap learned playout policy): "
                "minorisation-maximisation on the train split, best sweep on the validation split; then, with "
-               "--balance, simulation balancing on the policy's own playouts.");
+               "--balance, simulation balancing on the policy's own playouts. Under mpirun the positions (MM) and "
+               "the playouts (balancing) are shared over the ranks, and the model is the one a single process writes.");
   add_corpus_flags(cmd, flags->corpus, "train");
   GammaTrainOptions& o = flags->train;
   GammaBalanceOptions& b = flags->balancing;

@@ -1,13 +1,16 @@
 #include "train/gamma_train.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <stdexcept>
+#include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <unordered_map>
 
+#include "cluster/cluster.h"
 #include "corpus/replay.h"
 #include "features/mogo3x3.h"
 #include "features/pattern.h"
@@ -24,6 +27,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// Sums that must give the same bits for any number of ranks are kept in fixed point (units of
+// 2^-32): integer addition does not depend on the order, floating-point addition does.
+int64_t fixed(double x) { return std::llrint(x * 0x1p32); }
+double unfixed(int64_t x) { return static_cast<double>(x) * 0x1p-32; }
 
 // Keeps a position with probability `rate`, by a hash of the game, the move and the seed.
 bool keep(double rate, uint64_t game_hash, int move_number, uint64_t seed) {
@@ -69,14 +77,15 @@ struct Extractor {
     return it->second;
   }
 
-  // Adds the sampled positions of `games` to `out`.
+  // Adds the sampled positions of this rank's share of `games` (every size()-th game) to `out`.
   void extract(const std::vector<CorpusGame>& games, double rate, uint64_t seed, Positions& out, const char* what,
                bool progress) {
     std::unique_ptr<Progress> bar;
     if (progress) bar = std::make_unique<Progress>(what, "games", static_cast<int64_t>(games.size()));
     std::vector<Vertex> moves;
-    int64_t done = 0;
+    int64_t done = 0, index = -1;
     for (const CorpusGame& game : games) {
+      if (++index % cluster::size() != cluster::rank()) continue;  // another rank's game
       auto sampled = [&](const Position& p) { return keep(rate, game.hash, p.move_number, seed); };
       (void)replay_choices(game.record, [&](const Position& p, Vertex played, std::span<const Vertex> legal) {
         scratch.clear();
@@ -111,6 +120,31 @@ struct Extractor {
   }
 };
 
+// Makes the team numbers the same on every rank: the union of the ranks' teams, sorted by key
+// (one process sorts its own), and renumbers `lists`' entries.
+void unify_teams(Extractor& x, std::initializer_list<Positions*> lists) {
+  std::string mine(x.keys.size() * sizeof(uint64_t), '\0');
+  std::memcpy(mine.data(), x.keys.data(), mine.size());
+  std::vector<uint64_t> all;
+  for (const std::string& bytes : cluster::allgather(mine)) {
+    const size_t n = bytes.size() / sizeof(uint64_t);
+    const size_t at = all.size();
+    all.resize(at + n);
+    std::memcpy(all.data() + at, bytes.data(), n * sizeof(uint64_t));
+  }
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  std::vector<uint32_t> global(x.keys.size());
+  for (size_t t = 0; t < x.keys.size(); ++t) {
+    global[t] = static_cast<uint32_t>(std::lower_bound(all.begin(), all.end(), x.keys[t]) - all.begin());
+  }
+  for (Positions* ps : lists) {
+    for (Entry& e : ps->entries) e.team = global[e.team];
+  }
+  x.keys = std::move(all);
+  x.team_of.clear();
+}
+
 int64_t total_positions(const std::vector<CorpusGame>& games) {
   int64_t n = 0;
   for (const CorpusGame& g : games) n += g.positions;
@@ -141,25 +175,34 @@ struct Fit {
   double top1 = 0;
 };
 
-Fit measure(const Positions& ps, const std::vector<double>& strength) {
-  Fit f;
-  if (ps.size() == 0) return f;
+// Over every rank's positions (a collective); `positions` is their number on all ranks.
+Fit measure(const Positions& ps, const std::vector<double>& strength, int64_t positions) {
+  std::array<int64_t, 2> sums{0, 0};  // ln P(played), top-1 (fixed point)
   for (size_t j = 0; j < ps.size(); ++j) {
     const Entry* e = &ps.entries[ps.start[j]];
     const size_t n = ps.start[j + 1] - ps.start[j];
     double total = 0, best = 0;
     for (size_t i = 0; i < n; ++i) total += e[i].count * strength[e[i].team], best = std::max(best, strength[e[i].team]);
     const double w = strength[e[0].team];
-    f.log_likelihood += std::log(w / total);
+    sums[0] += fixed(std::log(w / total));
     if (w >= best) {
       double ties = 0;
       for (size_t i = 0; i < n; ++i) ties += strength[e[i].team] == best ? e[i].count : 0;
-      f.top1 += 1.0 / ties;
+      sums[1] += fixed(1.0 / ties);
     }
   }
-  f.log_likelihood /= static_cast<double>(ps.size());
-  f.top1 /= static_cast<double>(ps.size());
+  cluster::allreduce_sum(sums);
+  Fit f;
+  if (positions == 0) return f;
+  f.log_likelihood = unfixed(sums[0]) / static_cast<double>(positions);
+  f.top1 = unfixed(sums[1]) / static_cast<double>(positions);
   return f;
+}
+
+int64_t global_size(const Positions& ps) {
+  std::array<int64_t, 1> n{static_cast<int64_t>(ps.size())};
+  cluster::allreduce_sum(n);
+  return n[0];
 }
 
 }  // namespace
@@ -174,11 +217,17 @@ GammaModel train_gamma(const std::vector<CorpusGame>& train, const std::vector<C
             "extracting training positions", o.progress);
   x.extract(validation, vn > 0 ? static_cast<double>(o.validation_positions) / static_cast<double>(vn) : 1.0, o.seed,
             vp, "extracting validation positions", o.progress);
-  if (tp.size() == 0) throw std::runtime_error("no training positions");
+  unify_teams(x, {&tp, &vp});
+  const int64_t train_size = global_size(tp), validation_size = global_size(vp);
+  if (train_size == 0) throw std::runtime_error("no training positions");
+  const size_t num_teams = x.keys.size();
 
   // The pattern dictionary: codes seen at least min_count times among the training candidates.
+  std::vector<int64_t> team_count(num_teams, 0);
+  for (const Entry& e : tp.entries) team_count[e.team] += e.count;
+  cluster::allreduce_sum(team_count);
   std::unordered_map<uint32_t, int64_t> seen;
-  for (const Entry& e : tp.entries) seen[static_cast<uint32_t>(x.keys[e.team])] += e.count;
+  for (size_t t = 0; t < num_teams; ++t) seen[static_cast<uint32_t>(x.keys[t])] += team_count[t];
   std::vector<uint32_t> codes;
   for (const auto& [code, n] : seen) {
     if (n >= o.min_count) codes.push_back(code);
@@ -188,60 +237,74 @@ GammaModel train_gamma(const std::vector<CorpusGame>& train, const std::vector<C
   teams.build(x.keys, model);
   const int nw = model.num_weights();
   // Wins of each feature, and which group each weight is in (-1: patterns).
-  std::vector<double> wins(nw, 0.0);
+  std::vector<int64_t> win_count(nw, 0);
   for (size_t j = 0; j < tp.size(); ++j) {
     const uint32_t t = tp.entries[tp.start[j]].team;
-    for (int k = 0; k < teams.count[t]; ++k) wins[teams.index[t][k]] += 1;
+    for (int k = 0; k < teams.count[t]; ++k) win_count[teams.index[t][k]] += 1;
   }
+  cluster::allreduce_sum(win_count);
+  const std::vector<double> wins(win_count.begin(), win_count.end());
   std::vector<int> group_of(nw, -1);
   for (int g = 0; g < kNumGammaGroups; ++g) {
     for (int v = 1; v < kGammaGroupValues[g]; ++v) group_of[model.flag_index(g, v)] = g;
   }
 
-  std::vector<double> gammas(nw, 1.0), best = gammas, strength, a(x.keys.size()), denominator(nw);
+  // The validation positions, or the training ones when there are none.
+  const bool own_validation = validation_size > 0;
+  const Positions& check = own_validation ? vp : tp;
+  const int64_t check_size = own_validation ? validation_size : train_size;
+  std::vector<double> gammas(nw, 1.0), best = gammas, strength, denominator(nw);
+  std::vector<int64_t> a(num_teams);  // sum over positions of count / total strength, fixed point
   double best_ll = -INFINITY;
   int best_sweep = 0;
   nlohmann::json sweeps = nlohmann::json::array();
   {
     teams.strengths(gammas, strength);
-    const Fit v0 = measure(vp, strength);
-    if (o.progress) std::fprintf(stderr, "%zu training and %zu validation positions, %zu teams, %d patterns; "
+    const Fit v0 = measure(check, strength, check_size);
+    if (o.progress) std::fprintf(stderr, "%lld training and %lld validation positions, %zu teams, %d patterns%s; "
                                  "uniform: validation top-1 %.2f%%, log-lik %.4f\n",
-                                 tp.size(), vp.size(), x.keys.size(), model.num_patterns(), 100 * v0.top1, v0.log_likelihood);
+                                 static_cast<long long>(train_size), static_cast<long long>(validation_size), num_teams,
+                                 model.num_patterns(), cluster::size() > 1 ? (" (" + std::to_string(cluster::size()) + " ranks)").c_str() : "",
+                                 100 * v0.top1, v0.log_likelihood);
   }
   bool stop = false;
   for (int sweep = 1; sweep <= o.sweeps && !stop; ++sweep) {
     double train_ll = 0;
     for (int group = -1; group < kNumGammaGroups && !stop; ++group) {
       teams.strengths(gammas, strength);
-      std::fill(a.begin(), a.end(), 0.0);
-      double ll = 0;
+      std::fill(a.begin(), a.end(), 0);
+      std::array<int64_t, 1> ll{0};
       for (size_t j = 0; j < tp.size(); ++j) {
         const Entry* e = &tp.entries[tp.start[j]];
         const size_t n = tp.start[j + 1] - tp.start[j];
         double total = 0;
         for (size_t i = 0; i < n; ++i) total += e[i].count * strength[e[i].team];
         const double inv = 1.0 / total;
-        for (size_t i = 0; i < n; ++i) a[e[i].team] += e[i].count * inv;
-        if (group == -1) ll += std::log(strength[e[0].team] * inv);
+        for (size_t i = 0; i < n; ++i) a[e[i].team] += fixed(e[i].count * inv);
+        if (group == -1) ll[0] += fixed(std::log(strength[e[0].team] * inv));
       }
-      if (group == -1) train_ll = ll / static_cast<double>(tp.size());
+      cluster::allreduce_sum(a);
+      if (group == -1) {
+        cluster::allreduce_sum(ll);
+        train_ll = unfixed(ll[0]) / static_cast<double>(train_size);
+      }
       std::fill(denominator.begin(), denominator.end(), 0.0);
-      for (size_t t = 0; t < a.size(); ++t) {
+      for (size_t t = 0; t < num_teams; ++t) {
         if (a[t] == 0) continue;
+        const double at = unfixed(a[t]);
         for (int k = 0; k < teams.count[t]; ++k) {
           const int i = teams.index[t][k];
-          if (group_of[i] == group) denominator[i] += a[t] * strength[t] / gammas[i];
+          if (group_of[i] == group) denominator[i] += at * strength[t] / gammas[i];
         }
       }
       for (int i = 0; i < nw; ++i) {
         if (group_of[i] != group) continue;
         gammas[i] = (wins[i] + o.prior) / (denominator[i] + 2 * o.prior / (gammas[i] + 1));
       }
-      stop = interrupted();
+      stop = cluster::any(interrupted());
     }
     teams.strengths(gammas, strength);
-    const Fit v = measure(vp.size() ? vp : tp, strength);
+    const Fit v = measure(check, strength, check_size);
     const GammaSweep s{sweep, train_ll, v.top1, v.log_likelihood, seconds_since(start)};
     sweeps.push_back({{"sweep", s.sweep},
                       {"train_log_likelihood", s.train_log_likelihood},
@@ -256,9 +319,10 @@ GammaModel train_gamma(const std::vector<CorpusGame>& train, const std::vector<C
   if (best_sweep == 0) best = gammas;  // interrupted in the first sweep: what there is
   for (int i = 0; i < nw; ++i) model.gammas[i] = static_cast<float>(best[i]);
   model.training = {{"trainer", "minorisation-maximisation (Hunter 2004, Coulom 2007)"},
-                    {"train_positions", tp.size()},
-                    {"validation_positions", vp.size()},
-                    {"teams", x.keys.size()},
+                    {"train_positions", train_size},
+                    {"validation_positions", validation_size},
+                    {"teams", num_teams},
+                    {"ranks", cluster::size()},
                     {"patterns", model.num_patterns()},
                     {"min_count", o.min_count},
                     {"prior", o.prior},
@@ -460,8 +524,15 @@ GammaModel balance(const GammaModel& start, const std::vector<BalancePosition>& 
   std::vector<double> theta(nw);
   for (int i = 0; i < nw; ++i) theta[i] = std::log(start.gammas[i]);
   auto current = std::make_shared<GammaModel>(start);
-  Rng rng(o.seed);
-  std::vector<double> g(nw), psi(nw);
+  // Each playout has its own seed (of the seed, pass, position and playout), and rank r plays the
+  // playouts k with k % ranks == r; value and gradient are summed exactly (fixed point), so every
+  // rank makes the same step, the step one process makes.
+  const int ranks = cluster::size(), rank = cluster::rank();
+  auto playout_seed = [&](int pass, size_t position, int k) {
+    return splitmix64(splitmix64(splitmix64(o.seed ^ static_cast<uint64_t>(pass)) + position) + static_cast<uint64_t>(k));
+  };
+  std::vector<double> psi(nw);
+  std::vector<int64_t> g(nw);
   nlohmann::json passes = nlohmann::json::array();
   bool stop = false;
   for (int pass = 1; pass <= o.passes && !stop; ++pass) {
@@ -470,28 +541,35 @@ GammaModel balance(const GammaModel& start, const std::vector<BalancePosition>& 
                                                      static_cast<int64_t>(positions.size()));
     double squared_error = 0;
     int64_t done = 0;
-    for (const BalancePosition& bp : positions) {
+    for (size_t p = 0; p < positions.size(); ++p) {
+      const BalancePosition& bp = positions[p];
       playouts.set_model(current);
-      double value = 0;
-      for (int k = 0; k < o.value_playouts; ++k) value += playouts.playout(bp, rng, nullptr);
-      value /= std::max(1, o.value_playouts);
-      std::fill(g.begin(), g.end(), 0.0);
-      for (int k = 0; k < o.gradient_playouts; ++k) {
+      std::array<int64_t, 1> black_wins{0};
+      for (int k = rank; k < o.value_playouts; k += ranks) {
+        Rng rng(playout_seed(pass, p, k));
+        black_wins[0] += playouts.playout(bp, rng, nullptr) > 0.5 ? 1 : 0;
+      }
+      cluster::allreduce_sum(black_wins);
+      const double value = static_cast<double>(black_wins[0]) / std::max(1, o.value_playouts);
+      std::fill(g.begin(), g.end(), 0);
+      for (int k = rank; k < o.gradient_playouts; k += ranks) {
+        Rng rng(playout_seed(pass, p, o.value_playouts + k));
         std::fill(psi.begin(), psi.end(), 0.0);
         const double z = playouts.playout(bp, rng, &psi);
-        for (int i = 0; i < nw; ++i) g[i] += (z - value) * psi[i];
+        for (int i = 0; i < nw; ++i) g[i] += fixed((z - value) * psi[i]);
       }
+      cluster::allreduce_sum(g);
       const double step = o.rate * (bp.target - value) / std::max(1, o.gradient_playouts);
       // A new model for the next position (the policies hold the current one).
       current = std::make_shared<GammaModel>(*current);
       for (int i = 0; i < nw; ++i) {
-        theta[i] = std::clamp(theta[i] + step * g[i], -o.bound, o.bound);
+        theta[i] = std::clamp(theta[i] + step * unfixed(g[i]), -o.bound, o.bound);
         current->gammas[i] = static_cast<float>(std::exp(theta[i]));
       }
       squared_error += (bp.target - value) * (bp.target - value);
       if (bar) bar->update(done + 1);
       ++done;
-      if ((stop = interrupted())) break;
+      if ((stop = cluster::any(interrupted()))) break;
     }
     if (bar) bar->finish();
     const double mse = done ? squared_error / static_cast<double>(done) : 0.0;
@@ -507,6 +585,7 @@ GammaModel balance(const GammaModel& start, const std::vector<BalancePosition>& 
                              {"gradient_playouts", o.gradient_playouts},
                              {"rate", o.rate},
                              {"seed", o.seed},
+                             {"ranks", cluster::size()},
                              {"passes", passes}};
   return out;
 }

@@ -24,6 +24,11 @@
 // (playout/gamma.h, or rules-gamma's of playout/rules_gamma.h, whose only learned draws are its
 // pattern answer's: there phi is the candidate's pattern and distance features, or the empty
 // pattern's for the background), so what is balanced is exactly what the search plays.
+//
+// Ranks (cluster/cluster.h, mpirun): both are collectives. MM shares the games over the ranks
+// (game i on rank i mod ranks); balancing shares each position's playouts (playout k on rank
+// k mod ranks, each with its own seed). The sums that steer the model are kept in fixed point
+// (2^-32), so the model has the same bits for any number of ranks.
 #pragma once
 
 #include <cstdint>
