@@ -303,5 +303,27 @@ TEST_F(CliUsageTest, SmallThings) {
   EXPECT_THAT(hane("train softmax --help").out, HasSubstr("train only"));
 }
 
+// train gamma --balance-search: the balancing targets are search values, and the model says so.
+TEST_F(CliUsageTest, TrainGammaBalancesOnSearchValues) {
+  const fs::path games = dir_ / "games9-results";
+  fs::create_directories(games);
+  for (int g = 0; g < 12; ++g) {
+    std::string sgf = "(;GM[1]SZ[9]KM[7.5]RE[" + std::string(g % 2 ? "W+R" : "B+R") + "]";
+    for (int k = 0; k < 24; ++k) {
+      const int p = (g * 5 + k * 23) % 81;  // 23 is prime to 81: 24 distinct points
+      sgf += std::string(";") + (k % 2 ? "W[" : "B[") + char('a' + p % 9) + char('a' + p / 9) + "]";
+    }
+    std::ofstream(games / ("g" + std::to_string(g) + ".sgf")) << sgf << ")";
+  }
+  const CliResult r = hane("train gamma " + games.string() + " --size 9 --min-moves 1 --sweeps 1 --balance "
+                           "--balance-positions 3 --balance-from 0 --balance-playouts 2 --balance-search 20 --json " +
+                           path("g.json") + " --out " + path("g.model"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("3 of 3 targets from searches of 20 visits"));
+  const nlohmann::json report = nlohmann::json::parse(read(path("g.json")));
+  EXPECT_EQ(report["balance"]["targets"], "search of 20 root visits");
+  EXPECT_EQ(report["balance"]["positions"], 3);
+}
+
 }  // namespace
 }  // namespace hane

@@ -68,8 +68,10 @@ tree=(train tree "${corpus[@]}" --leaves 20 --min-leaf 2 --no-early-stop)
 "${run2[@]}" "$hane" "${tree[@]}" --out two.tree > /dev/null
 for m in one two; do grep -ao '"payload_[a-z0-9]*":"*[0-9a-f]*' "$m.tree" > "$m.tree.txt"; done
 check "tree model" one.tree.txt two.tree.txt
-# The gamma trainer: minorisation-maximisation, then simulation balancing of its playouts.
-gamma=(train gamma "${corpus[@]}" --min-count 1 --sweeps 3 --balance --balance-positions 6 --balance-playouts 5)
+# The gamma trainer: minorisation-maximisation, then simulation balancing of its playouts
+# towards the values of searches (searched on both ranks, exchanged).
+gamma=(train gamma "${corpus[@]}" --min-count 1 --sweeps 3 --balance --balance-positions 6 --balance-playouts 5
+       --balance-search 30)
 "$hane" "${gamma[@]}" --out one.gamma > /dev/null
 "${run2[@]}" "$hane" "${gamma[@]}" --out two.gamma > /dev/null
 for m in one two; do grep -ao '"payload_[a-z0-9]*":"*[0-9a-f]*' "$m.gamma" > "$m.gamma.txt"; done

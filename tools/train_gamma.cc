@@ -4,11 +4,15 @@
 #include <memory>
 
 #include "cluster/cluster.h"
+#include "gtp/search_player.h"
+#include "search/search.h"
 #include "train/gamma_train.h"
+#include "tools/engine_options.h"
 #include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/corpus_options.h"
 #include "tools/policy_options.h"
+#include "util/hash.h"
 #include "util/interrupt.h"
 #include "util/progress.h"
 
@@ -23,10 +27,59 @@ struct GammaFlags {
   bool balance = false;
   int64_t balance_positions = 200;
   double balance_from = 0.6;
+  int64_t balance_search = 0;  // root visits of the search whose value is the target (0: the game's result)
   std::vector<std::string> policy_settings;  // --policy-set, rules-gamma.* with --balance-policy rules-gamma
   GammaTrainOptions train;
   GammaBalanceOptions balancing;
 };
+
+// Replaces each position's target (the game's result) by the value of a search of `visits` root
+// visits with the shipped engine settings (gtp::default_engine_options): the probability that
+// Black wins, as the search's chosen move's win rate says. The position is set up stone by
+// stone (the search does not see the last move or a ko just taken). Positions are shared over
+// the ranks (position i on rank i mod ranks) and their values exchanged, so every rank has all.
+// Ctrl-C: the positions not searched keep their game result, and the caller is told.
+void search_targets(std::vector<BalancePosition>& positions, int64_t visits, uint64_t seed, bool progress) {
+  gtp::EngineOptions engine = gtp::default_engine_options(patterns_dir());
+  engine.search.seed = seed;
+  absl::StatusOr<std::unique_ptr<Search>> search = Search::create(engine.search);
+  if (!search.ok()) throw std::runtime_error("--balance-search: " + std::string(search.status().message()));
+  std::unique_ptr<Progress> bar;
+  if (progress) bar = std::make_unique<Progress>("searching the balancing targets", "positions",
+                                                 static_cast<int64_t>(positions.size()));
+  std::vector<double> value(positions.size(), 0.0);
+  std::vector<int64_t> searched(positions.size(), 0);
+  for (size_t i = 0; i < positions.size(); ++i) {
+    if (static_cast<int>(i % cluster::size()) != cluster::rank()) continue;
+    if (interrupted()) break;
+    const BalancePosition& bp = positions[i];
+    Game game(bp.board.size(), Rules{.komi = bp.komi});
+    for (int y = 0; y < bp.board.size(); ++y) {
+      for (int x = 0; x < bp.board.size(); ++x) {
+        const Vertex v = bp.board.at(x, y);
+        if (bp.board.color(v) != Color::kEmpty) game.set_stone(v, bp.board.color(v));
+      }
+    }
+    game.set_to_move(bp.to_move);
+    (*search)->clear();
+    (*search)->reseed(splitmix64(seed + i));  // the same search on any rank
+    SearchLimits limits;
+    limits.visits = visits;
+    const SearchResult r = (*search)->search(game, bp.to_move, limits);
+    value[i] = bp.to_move == Color::kBlack ? r.winrate : 1 - r.winrate;
+    searched[i] = 1;
+    if (bar) bar->update(static_cast<int64_t>(i + 1));
+  }
+  cluster::allreduce_sum(value);
+  cluster::allreduce_sum(searched);
+  int64_t n = 0;
+  for (size_t i = 0; i < positions.size(); ++i) {
+    if (searched[i]) positions[i].target = value[i], ++n;
+  }
+  if (bar) bar->finish();
+  if (progress) std::fprintf(stderr, "%lld of %zu targets from searches of %lld visits\n", static_cast<long long>(n),
+                             positions.size(), static_cast<long long>(visits));
+}
 
 void train(GammaFlags& f) {
   const auto start = std::chrono::steady_clock::now();
@@ -76,12 +129,17 @@ void train(GammaFlags& f) {
       model.training["init"] = f.init;
     }
     if (f.balance && !interrupted()) {
-      const std::vector<BalancePosition> positions = balance_positions(train_games, f.balance_positions, f.balancing.seed, f.balance_from);
+      std::vector<BalancePosition> positions = balance_positions(train_games, f.balance_positions, f.balancing.seed, f.balance_from);
       if (positions.empty()) throw std::runtime_error("no positions to balance on (no training game with a B+ or W+ result)");
+      if (f.balance_search > 0) search_targets(positions, f.balance_search, f.balancing.seed, progress);
       GammaBalanceOptions o = f.balancing;
       o.gradient_playouts = o.value_playouts;
       o.progress = progress;
-      model = balance_gamma(model, positions, o);
+      if (!cluster::any(interrupted())) {
+        model = balance_gamma(model, positions, o);
+        model.training["balance"]["targets"] =
+            f.balance_search > 0 ? "search of " + std::to_string(f.balance_search) + " root visits" : "game result";
+      }
     }
   }
   if (!cluster::is_root()) return;  // rank 0 writes the model and the report
@@ -148,6 +206,11 @@ void add_train_gamma_command(CLI::App* train_app) {
   cmd->add_option("--balance-from", flags->balance_from,
                   "Balancing positions are drawn from the moves after this fraction of each game (0: anywhere)")
       ->check(CLI::Range(0.0, 0.95))
+      ->capture_default_str();
+  cmd->add_option("--balance-search", flags->balance_search,
+                  "Targets from searches of this many root visits with the shipped engine settings instead of the "
+                  "games' results (0: the results)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_option("--balance-playouts", b.value_playouts, "Playouts per position for the value, and as many for the gradient")
       ->check(CLI::PositiveNumber)
