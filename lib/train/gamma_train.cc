@@ -81,7 +81,8 @@ struct Extractor {
   void extract(const std::vector<CorpusGame>& games, double rate, uint64_t seed, Positions& out, const char* what,
                bool progress) {
     std::unique_ptr<Progress> bar;
-    if (progress) bar = std::make_unique<Progress>(what, "games", static_cast<int64_t>(games.size()));
+    const int64_t mine = (static_cast<int64_t>(games.size()) + cluster::size() - 1 - cluster::rank()) / cluster::size();
+    if (progress) bar = std::make_unique<Progress>(what, "games", mine);
     std::vector<Vertex> moves;
     int64_t done = 0, index = -1;
     for (const CorpusGame& game : games) {
