@@ -38,7 +38,7 @@ struct GammaFlags {
 // Black wins, as the search's chosen move's win rate says. The position is set up stone by
 // stone (the search does not see the last move or a ko just taken). Positions are shared over
 // the ranks (position i on rank i mod ranks) and their values exchanged, so every rank has all.
-// Ctrl-C: the positions not searched keep their game result, and the caller is told.
+// Ctrl-C: the positions not yet searched keep their game result (and balancing does not start).
 void search_targets(std::vector<BalancePosition>& positions, int64_t visits, uint64_t seed, bool progress) {
   gtp::EngineOptions engine = gtp::default_engine_options(patterns_dir());
   engine.search.seed = seed;
@@ -128,7 +128,7 @@ void train(GammaFlags& f) {
       model = std::move(*m);
       model.training["init"] = f.init;
     }
-    if (f.balance && !interrupted()) {
+    if (f.balance && !cluster::any(interrupted())) {  // every rank takes the same branch
       std::vector<BalancePosition> positions = balance_positions(train_games, f.balance_positions, f.balancing.seed, f.balance_from);
       if (positions.empty()) throw std::runtime_error("no positions to balance on (no training game with a B+ or W+ result)");
       if (f.balance_search > 0) search_targets(positions, f.balance_search, f.balancing.seed, progress);
