@@ -123,7 +123,7 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
       ->check(positive_number())
       ->capture_default_str()
       ->group(group);
-  cmd->add_flag("--quiet", flags.quiet, "Nothing on stderr but warnings and errors (no line naming the engine)");
+  cmd->add_flag("--quiet", flags.quiet, "Nothing on stderr but warnings and errors (no line naming the engine, none per move)");
 }
 
 // The options with the --policy-set settings parsed, after the checks of the command line

@@ -40,6 +40,7 @@ void add_gtp_command(CLI::App& app) {
     config.board_size = *size;
     config.komi = *komi;
     config.log = &std::cerr;
+    config.move_log = !flags->quiet;
     gtp::Engine engine(std::move(*player), config);
     engine.run(std::cin, std::cout);
   });

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <thread>
 
+#include "absl/strings/str_format.h"
 #include "go/area.h"
 #include "gtp/command_text.h"
 
@@ -163,8 +164,22 @@ std::string Engine::genmove(Call& call, bool cleanup, bool commit) {
         std::string(legality_name(game_.legal(v, c))) + "; passing instead");
     v = Vertex::pass();
   }
+  if (config_.move_log && config_.log) log_move(c, v, result);
   if (commit) play(c, v);
   return to_gtp(v, game_.size());
+}
+
+void Engine::log_move(Color c, Vertex v, const SearchResult& r) const {
+  std::string line = absl::StrFormat("genmove %s (move %d): %s, win %.1f%%, score %+.1f (B-W), %d playouts, %d root visits, %.2f s",
+                                     c == Color::kBlack ? "b" : "w", static_cast<int>(game_.moves().size()) + 1,
+                                     r.resign ? "resign" : to_gtp(v, game_.size()), 100 * r.winrate, r.score_mean,
+                                     r.playouts, r.root_visits, r.seconds);
+  if (r.desired_seconds > 0) absl::StrAppendFormat(&line, " (desired %.2f s, worst %.2f s)", r.desired_seconds, r.max_seconds);
+  if (!r.children.empty() && r.children[0].pv.size() > 1) {
+    line += ", pv";
+    for (Vertex p : r.children[0].pv) line += " " + to_gtp(p, game_.size());
+  }
+  log(line);
 }
 
 // ---- Analysis --------------------------------------------------------------------------------

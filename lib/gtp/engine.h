@@ -44,6 +44,11 @@ struct EngineConfig {
   double komi = 7.5;
   /// Where diagnostics go (stderr in `hane gtp`); nullptr for none.
   std::ostream* log = nullptr;
+  /// One line on `log` after each genmove: the move, its win rate, the score estimate, the
+  /// playouts and time (with the clock's desired and worst time) and the principal variation
+  /// (`hane match` keeps engines' stderr per game, so a game can be replayed to where its win
+  /// rate turned).
+  bool move_log = false;
 };
 
 /// How points are counted at the end: area (Chinese, AGA, New Zealand, Tromp-Taylor: stones
@@ -105,6 +110,7 @@ class Engine {
   void register_gogui_commands();     // commands_gogui.cc: cputime, gogui-*, hane-* heat maps
   void register_analysis_commands();  // commands_analysis.cc: lz-/kata-analyze and *-genmove_analyze
   void log(const std::string& text) const;
+  void log_move(Color c, Vertex v, const SearchResult& result) const;
 
   // Game state.
   void new_game(int size);

@@ -75,7 +75,10 @@ SearchLimits SearchPlayer::limits(const Game& game, const Request& request) cons
   SearchLimits l;
   if (request.clock && request.clock->settings().kind != TimeSettings::Kind::kNone) {
     l = search_->limits_for(game, *request.clock, options_.playouts > 0 || options_.visits > 0);
-    if (options_.time_per_move > 0) l.seconds = l.seconds > 0 ? std::min(l.seconds, options_.time_per_move) : options_.time_per_move;
+    if (options_.time_per_move > 0) {
+      l.seconds = l.seconds > 0 ? std::min(l.seconds, options_.time_per_move) : options_.time_per_move;
+      l.desired_seconds = std::min(l.desired_seconds, l.seconds);
+    }
   } else {
     l.seconds = options_.time_per_move;
     if (count_budget()) {

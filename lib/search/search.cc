@@ -115,8 +115,12 @@ Guesser* Search::guesser() { return impl_->guesser(); }
 
 SearchLimits Search::limits_for(const Game& game, const TimeControl& clock, bool budget_too) const {
   SearchLimits limits;
-  const auto t = clock.time_for_move(static_cast<int>(game.board().empty_points().size()), options().time_lag);
-  if (t) limits.seconds = *t;
+  const int size = game.board().size();
+  const auto t = clock.move_time(static_cast<int>(game.moves().size()) + 1, size * size, options().time_lag);
+  if (t) {
+    limits.seconds = t->worst;
+    limits.desired_seconds = t->desired;
+  }
   if (!t || budget_too) {
     limits.playouts = options().playouts;
     limits.visits = options().visits;
@@ -138,6 +142,7 @@ void Search::Impl::run_worker(int index, const SearchLimits& limits, int64_t pla
     simulate(w);
     ++w.simulations;
     done_.fetch_add(1, std::memory_order_relaxed);
+    if (index == 0 && limits.desired_seconds > 0 && (w.simulations & 15) == 0 && clock_says_stop(limits)) break;
     if (index == 0 && analysis && analysis->on_update &&
         std::chrono::duration<double, std::milli>(Clock::now() - last_report).count() >= analysis->interval_ms) {
       analysis->on_update(snapshot());
@@ -145,6 +150,36 @@ void Search::Impl::run_worker(int index, const SearchLimits& limits, int64_t pla
     }
   }
   stop_.store(true, std::memory_order_relaxed);
+}
+
+bool Search::Impl::clock_says_stop(const SearchLimits& limits) const {
+  RootProgress p;
+  p.elapsed = seconds_since(start_);
+  p.playouts = done_.load(std::memory_order_relaxed);
+  const Node& root = pool_[root_];
+  if (!root.expanded()) return false;
+  int32_t best = -1;
+  for (int i = 0; i < root.num_children; ++i) {
+    if (!root_allowed_[i]) continue;
+    const int64_t n = pool_[root.first_child + i].n();
+    if (n > p.best_visits) {
+      p.second_visits = p.best_visits;
+      p.best_visits = n;
+      best = root.first_child + i;
+    } else if (n > p.second_visits) {
+      p.second_visits = n;
+    }
+  }
+  if (best >= 0) {
+    const double log_parent = std::log(root.n() + 1.0);
+    const double best_value = child_value(pool_[best], log_parent);
+    for (int i = 0; i < root.num_children && p.best_has_top_value; ++i) {
+      const Node& c = pool_[root.first_child + i];
+      if (!root_allowed_[i] || 4 * c.n() < p.best_visits || root.first_child + i == best) continue;
+      if (child_value(c, log_parent) > best_value) p.best_has_top_value = false;
+    }
+  }
+  return should_stop({limits.desired_seconds, limits.seconds > 0 ? limits.seconds : limits.desired_seconds}, p);
 }
 
 SearchResult Search::Impl::search(const Game& game, Color to_play, const SearchLimits& given,
@@ -169,6 +204,7 @@ SearchResult Search::Impl::search(const Game& game, Color to_play, const SearchL
     if (static_cast<int>(w->amaf.color.size()) != nv) w->amaf = search_internal::AmafScratch(nv);
     if (w->ko_captures.capacity() < reserve) w->ko_captures.reserve(reserve);
     w->owner_sum.assign(nv, 0);
+    w->margin_sum = 0;
     w->simulations = 0;
     if (w->moves.capacity() < reserve) w->moves.reserve(reserve);
     if (w->path.capacity() < reserve) w->path.reserve(reserve);
@@ -197,6 +233,13 @@ SearchResult Search::Impl::search(const Game& game, Color to_play, const SearchL
     }
   }
   SearchResult result = snapshot();
+  result.desired_seconds = limits.desired_seconds;
+  result.max_seconds = limits.seconds;
+  if (n > 0) {
+    double sum = 0;
+    for (auto& w : workers_) sum += w->margin_sum;
+    result.score_mean = sum / static_cast<double>(n);
+  }
   return result;
 }
 

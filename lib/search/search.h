@@ -130,7 +130,7 @@ struct SearchOptions {
   int64_t visits = 0;
   /// Keep the subtree of the moves played between searches.
   bool reuse_tree = true;
-  /// Safety margin for time controls, seconds (TimeControl::time_for_move).
+  /// Safety margin for time controls, seconds (TimeControl::move_time).
   double time_lag = 0.5;
 };
 
@@ -145,8 +145,12 @@ struct SearchLimits {
   /// Pachi's `-t =N` counts (its root's playouts, reused ones included; Pachi also stops early
   /// once the best move cannot change). 0 = no limit.
   int64_t visits = 0;
-  /// Wall-clock seconds; 0 = no limit.
+  /// Wall-clock seconds; 0 = no limit. Under a clock, the move's worst time.
   double seconds = 0;
+  /// Under a clock: the move's desired time (TimeControl::move_time), with `seconds` its worst;
+  /// the search stops by should_stop() (time_control.h): before it once the choice cannot
+  /// change, after it while the choice is unclear. 0 = no such rule (stop at `seconds`).
+  double desired_seconds = 0;
   /// Set by another thread to stop (GTP interrupt / the next input during lz-analyze).
   const std::atomic<bool>* stop = nullptr;
 };
@@ -171,6 +175,11 @@ struct SearchResult {
   int64_t root_visits = 0;       // root visits, reused ones included
   double seconds = 0;            // wall time of the search
   double cpu_seconds = 0;        // CPU time of the process during the search (all threads)
+  double desired_seconds = 0;    // the limits the search ran under (SearchLimits): desired
+  double max_seconds = 0;        // and worst time under a clock, 0 when not given
+  /// Mean final margin of this search's playouts, Black − White − komi (the search's komi,
+  /// dynamic komi included), points; 0 without playouts.
+  double score_mean = 0;
   size_t tree_nodes = 0;         // nodes in use after the search
   bool tree_full = false;        // the memory cap was reached
   /// Root moves with at least one visit or a prior, most visits first.
@@ -223,9 +232,9 @@ class Search {
   SearchResult search(const Game& game, Color to_play, const SearchLimits& limits = {},
                       const AnalysisCallback* analysis = nullptr);
 
-  /// Limits for the next move from a clock: the time TimeControl::time_for_move gives (with
-  /// options().time_lag), and options().playouts and options().visits when `budget_too` or when
-  /// the clock gives no time (the first limit reached stops).
+  /// Limits for the next move from a clock: the desired and worst times TimeControl::move_time
+  /// gives (with options().time_lag), and options().playouts and options().visits when
+  /// `budget_too` or when the clock gives no time (the first limit reached stops).
   SearchLimits limits_for(const Game& game, const TimeControl& clock, bool budget_too) const;
 
   /// Ownership over the simulations of the last search (per Vertex::index(), +1 Black,

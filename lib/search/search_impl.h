@@ -77,6 +77,7 @@ struct Worker {
   AmafScratch amaf;
   std::vector<uint8_t> ko_captures;  // per move of `moves`, only without AMAF credit to ko threats
   std::vector<int32_t> owner_sum;
+  double margin_sum = 0;  // final margins (Black − White − komi) of this search's playouts
   int64_t simulations = 0;  // in this search
   std::vector<Vertex> candidates;
   std::vector<float> scores;
@@ -126,6 +127,8 @@ class Search::Impl {
   void simulate(Worker& w);
   // search.cc
   void run_worker(int index, const SearchLimits& limits, int64_t playout_limit, const AnalysisCallback* analysis);
+  // Time management under a clock: should_stop() (time_control.h) on the root as it stands.
+  bool clock_says_stop(const SearchLimits& limits) const;
   SearchResult snapshot() const;
   std::vector<Vertex> principal_variation(int32_t from) const;
 

@@ -283,6 +283,7 @@ void Search::Impl::simulate(Worker& w) {
     const PlayoutResult result = run_playout(policy, w.rng, -1, &w.moves, amaf_weights_.ko_threats ? nullptr : &w.ko_captures);
     const double margin = result.score.margin(komi_);
     black_half = margin > 0 ? 2 : margin == 0 ? 1 : 0;
+    w.margin_sum += margin;
   }
   add_ownership(policy.board(), w.owner_sum);
 

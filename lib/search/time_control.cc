@@ -63,28 +63,48 @@ void TimeControl::spend(double seconds) {
   }
 }
 
-std::optional<double> TimeControl::time_for_move(int empty_points, double lag) const {
+std::optional<TimeControl::MoveTime> TimeControl::move_time(int move_number, int board_points, double lag) const {
   using Kind = TimeSettings::Kind;
   if (settings_.kind == Kind::kNone) return std::nullopt;
-  double t = 0;
+  MoveTime t;
   if (!in_byo_yomi_) {
-    // Byo-yomi time per move that becomes available once main time is gone, and how far a move
+    // Byo-yomi time per move that stays available once main time is gone, and how far a move
     // may run past main time without losing a period or overrunning a Canadian period.
-    double allowance = 0, overrun = 0;
+    double allowance = 0;
     if (settings_.kind == Kind::kByoYomi && settings_.byo_yomi_periods > 0) {
-      allowance = overrun = settings_.byo_yomi_time;
+      allowance = settings_.byo_yomi_time;
     } else if (settings_.kind == Kind::kCanadian && settings_.byo_yomi_stones > 0) {
-      allowance = overrun = settings_.byo_yomi_time / settings_.byo_yomi_stones;
+      allowance = settings_.byo_yomi_time / settings_.byo_yomi_stones;
     }
-    const int moves_left = std::max(kMinMovesLeft, empty_points / 3);
-    t = main_left_ / moves_left + allowance;
-    t = std::min(t, main_left_ + overrun - lag);
+    const double c = 0.22 * board_points, max_ply = 0.44 * board_points;
+    const double divisor = c + std::max(0.0, max_ply - move_number);
+    t.desired = main_left_ / divisor + allowance;
+    t.worst = std::min(kWorstRatio * t.desired, kWorstShare * main_left_ + allowance);
+    // No time past `desired` in the opening, whose close choices more time seldom separates.
+    if (move_number < kOpeningShare * board_points) t.worst = t.desired;
+    const double cap = main_left_ + allowance - lag;
+    t.desired = std::min(t.desired, cap);
+    t.worst = std::min(t.worst, cap);
   } else if (settings_.kind == Kind::kByoYomi) {
-    t = period_left_ - lag;
+    t.worst = period_left_ - lag;
+    t.desired = 0.8 * t.worst;
   } else {
-    t = (period_left_ - lag) / std::max(1, stones_left_);
+    const int stones = std::max(1, stones_left_);
+    t.desired = (period_left_ - lag) / stones;
+    t.worst = std::min(kWorstRatio * t.desired, period_left_ - lag - kMinSeconds * (stones - 1));
   }
-  return std::max(t, kMinSeconds);
+  t.worst = std::max(t.worst, kMinSeconds);
+  t.desired = std::clamp(t.desired, kMinSeconds, t.worst);
+  return t;
+}
+
+bool should_stop(const TimeControl::MoveTime& t, const RootProgress& p) {
+  if (p.elapsed >= t.worst) return true;
+  const bool clear = p.best_visits >= kCloseRatio * static_cast<double>(p.second_visits) && p.best_has_top_value;
+  if (p.elapsed >= t.desired) return clear;
+  if (!clear || p.playouts < kMinPlayouts || p.elapsed <= 0) return false;
+  const double rate = static_cast<double>(p.playouts) / p.elapsed;
+  return static_cast<double>(p.best_visits - p.second_visits) > rate * (t.desired - p.elapsed);
 }
 
 }  // namespace hane

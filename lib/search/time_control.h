@@ -2,6 +2,7 @@
 // time to spend on the next move.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 
 namespace hane {
@@ -15,7 +16,7 @@ namespace hane {
 ///   - Canadian:  byo_yomi_stones moves in each byo_yomi_time period (GTP time_settings with
 ///     stones > 0, kgs-time_settings canadian).
 ///   - none: no limit (GTP time_settings with byo_yomi_time > 0 and stones == 0, or
-///     kgs-time_settings none): time_for_move() returns nullopt.
+///     kgs-time_settings none): move_time() returns nullopt.
 struct TimeSettings {
   enum class Kind { kNone, kAbsolute, kByoYomi, kCanadian };
   Kind kind = Kind::kNone;
@@ -44,18 +45,37 @@ class TimeControl {
   /// overrun, a Canadian period restarts after its stones are played).
   void spend(double seconds);
 
-  /// Seconds to think about the next move, given `empty_points` on the board (an estimate of
-  /// the game's remaining length) and a safety margin `lag` (seconds, for network and
-  /// process delays). nullopt when there is no limit. The rule:
-  ///   - in main time: main_left / max(kMinMovesLeft, empty_points / 3), plus the byo-yomi
-  ///     allowance below when byo-yomi follows (it is not spent before main time runs out);
-  ///   - Japanese byo-yomi: period - lag (one move per period; at least kMinSeconds);
-  ///   - Canadian byo-yomi: (time left in period - lag) / stones left in period;
-  ///   - never more than (main_left + allowance) - lag, never less than kMinSeconds.
-  std::optional<double> time_for_move(int empty_points, double lag = 0.5) const;
+  /// The time for the next move, seconds: `desired` is what the move normally gets, `worst` the
+  /// most it may take. The search (search.h, "Time management") stops before `desired` once its
+  /// choice cannot change, and goes on past it, up to `worst`, while the choice is unclear.
+  /// nullopt when there is no limit. `move_number` is the game's move number (1 for the first
+  /// move), `board_points` size², `lag` a safety margin (seconds, for network and process
+  /// delays). The rule:
+  ///   - main time, spread by the "enhanced formula" of S.-C. Huang, R. Coulom and S.-S. Lin,
+  ///     "Time Management for Monte-Carlo Tree Search Applied to the Game of Go" (TAAI 2010):
+  ///     desired = main_left / (C + max(M − move_number, 0)), with C = 0.22 · board_points and
+  ///     M = 0.44 · board_points (80 and 160 on 19×19, their constants; 18 and 36 on 9×9), so the
+  ///     opening gets less than the middle game, and the end a geometric share of what is left;
+  ///     plus, when byo-yomi follows, the byo-yomi time per move (`allowance`: the period for
+  ///     Japanese byo-yomi, period / stones for Canadian), which stays available after main time;
+  ///     worst = min(kWorstRatio · desired, kWorstShare · main_left + allowance), but worst =
+  ///     desired in the opening (move_number < kOpeningShare · board_points: 36 on 19×19);
+  ///   - Japanese byo-yomi (one move per period): desired = 0.8 · (period − lag), worst =
+  ///     period − lag;
+  ///   - Canadian byo-yomi: desired = (time left in the period − lag) / stones left, worst =
+  ///     min(kWorstRatio · desired, time left − lag − kMinSeconds · (stones left − 1));
+  ///   - never past what the clock holds: at most main_left + (the period, or its share a
+  ///     move) − lag, and never less than kMinSeconds (desired <= worst).
+  struct MoveTime {
+    double desired = 0;
+    double worst = 0;
+  };
+  std::optional<MoveTime> move_time(int move_number, int board_points, double lag = 0.5) const;
 
-  static constexpr int kMinMovesLeft = 20;
   static constexpr double kMinSeconds = 0.05;
+  static constexpr double kWorstRatio = 3;
+  static constexpr double kWorstShare = 0.1;
+  static constexpr double kOpeningShare = 0.1;
 
   // The clock as it stands.
   double main_left() const { return main_left_; }
@@ -72,5 +92,30 @@ class TimeControl {
   int periods_left_ = 0;
   bool in_byo_yomi_ = false;
 };
+
+/// What a search under a clock knows of its root when it asks whether to stop.
+struct RootProgress {
+  double elapsed = 0;           // seconds since the search started
+  int64_t playouts = 0;         // new simulations of this search so far
+  int64_t best_visits = 0;      // visits of the most visited root move (the reused ones too)
+  int64_t second_visits = 0;    // visits of the second most visited
+  /// No root move with at least a quarter of the best's visits has a higher value (the value
+  /// the tree selects by) than the most visited one.
+  bool best_has_top_value = true;
+};
+
+/// Whether a search given `t` (TimeControl::move_time) should stop now, as strong programs
+/// manage a clock (Pachi's uct/search.c stop conditions; KataGo's futile-visits stop; the
+/// "UNST" rule of Huang, Coulom and Lin 2010, which measured it worth about +60 Elo):
+///   - at `worst`: always;
+///   - between `desired` and `worst`: unless the choice is unclear: the two most visited moves
+///     are close (best < kCloseRatio · second), or the most visited has not the top value;
+///   - before `desired`, once kMinPlayouts simulations ran: when the second most visited move
+///     could not catch up with the first in the time left to `desired` at the rate so far, and
+///     the choice is clear (as above), so that going on to `desired` would change nothing.
+bool should_stop(const TimeControl::MoveTime& t, const RootProgress& p);
+
+inline constexpr double kCloseRatio = 2.0;
+inline constexpr int64_t kMinPlayouts = 100;
 
 }  // namespace hane
