@@ -113,6 +113,21 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
       ->check(positive_number())
       ->capture_default_str()
       ->group(group);
+  cmd->add_flag("--dynamic-komi", o.dynamic_komi.enabled,
+                "Dynamic komi when far ahead or behind: the playouts play for a margin beyond the real komi, "
+                "rising while the win rate is high, falling (at most --dynamic-komi-losing points) while it is low, "
+                "back to the real komi by the end (Baudis 2011's situational komi)")
+      ->group(group);
+  cmd->add_option("--dynamic-komi-share", o.dynamic_komi.share,
+                  "With --dynamic-komi: share of the expected margin taken as extra komi")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str()
+      ->group(group);
+  cmd->add_option("--dynamic-komi-losing", o.dynamic_komi.max_losing,
+                  "With --dynamic-komi: the most points the goal falls below the real komi when behind")
+      ->check(CLI::Range(0.0, 100.0))
+      ->capture_default_str()
+      ->group(group);
   cmd->add_flag_callback("--no-reuse-tree", [&s] { s.reuse_tree = false; }, "Start every search from an empty tree")
       ->group(group);
   cmd->add_option("--time-lag", s.time_lag, "Seconds kept in reserve per move under a clock (network, process delays)")

@@ -175,6 +175,7 @@ void Engine::log_move(Color c, Vertex v, const SearchResult& r) const {
                                      r.resign ? "resign" : to_gtp(v, game_.size()), 100 * r.winrate, r.score_mean,
                                      r.playouts, r.root_visits, r.seconds);
   if (r.desired_seconds > 0) absl::StrAppendFormat(&line, " (desired %.2f s, worst %.2f s)", r.desired_seconds, r.max_seconds);
+  if (r.extra_komi != 0) absl::StrAppendFormat(&line, ", dynamic komi %+.1f", r.extra_komi);
   if (!r.children.empty() && r.children[0].pv.size() > 1) {
     line += ", pv";
     for (Vertex p : r.children[0].pv) line += " " + to_gtp(p, game_.size());

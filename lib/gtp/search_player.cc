@@ -30,7 +30,9 @@ EngineOptions default_engine_options(const std::string& patterns_dir) {
 }
 
 SearchPlayer::SearchPlayer(const EngineOptions& options, std::unique_ptr<Search> search)
-    : options_(options), search_(std::move(search)) {}
+    : options_(options),
+      search_(std::move(search)),
+      dynamic_komi_{DynamicKomi(options.dynamic_komi), DynamicKomi(options.dynamic_komi)} {}
 
 SearchPlayer::~SearchPlayer() = default;
 
@@ -97,7 +99,15 @@ SearchResult SearchPlayer::genmove(const Game& game, const Request& request) {
     callback.interval_ms = std::max(1, static_cast<int>(std::lround(request.report_interval * 1000)));
     callback.on_update = request.report;
   }
+  // Dynamic komi (search/dynamic_komi.h): the mover's goal in points beyond the real komi.
+  DynamicKomi& dk = dynamic_komi_[request.color == Color::kBlack ? 0 : 1];
+  const int move_number = static_cast<int>(game.moves().size()) + 1, points = game.size() * game.size();
+  const double extra = dk.for_move(move_number, points);
+  search_->set_extra_komi(request.color == Color::kBlack ? extra : -extra);
   SearchResult r = search_->search(game, request.color, l, request.report ? &callback : nullptr);
+  search_->set_extra_komi(0);
+  dk.update(r.winrate, request.color == Color::kBlack ? r.score_mean : -r.score_mean, move_number, points);
+  r.extra_komi = extra;
   decide(game, request, r);
   return r;
 }
@@ -224,6 +234,7 @@ std::string SearchPlayer::explain(const Game& game, Color color, Vertex move, bo
 void SearchPlayer::new_game() {
   search_->clear();
   low_moves_ = 0;
+  for (DynamicKomi& dk : dynamic_komi_) dk.reset();
 }
 
 absl::StatusOr<std::unique_ptr<SearchPlayer>> make_search_player(EngineOptions options, bool fallback,

@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "gtp/player.h"
 #include "predict/guesser.h"
+#include "search/dynamic_komi.h"
 
 namespace hane::gtp {
 
@@ -32,6 +33,8 @@ struct EngineOptions {
   /// search.resign_threshold (and never in the opening: while both the moves played and the
   /// stones on the board are fewer than size² / 4), >= 1.
   int resign_moves = 1;
+  /// Dynamic komi when far ahead or behind (search/dynamic_komi.h), off by default.
+  DynamicKomiOptions dynamic_komi;
 };
 
 /// The shipped defaults, the best measured at equal time (docs/strength.md): the `rules`
@@ -75,6 +78,7 @@ class SearchPlayer final : public MoveGenerator {
   EngineOptions options_;
   std::unique_ptr<Search> search_;
   int low_moves_ = 0;                 // moves in a row below the resign threshold
+  DynamicKomi dynamic_komi_[2];       // Black's, White's
 };
 
 /// The player `options` describe. When `fallback` is set and the policy or prior cannot be

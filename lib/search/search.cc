@@ -110,6 +110,7 @@ SearchResult Search::search(const Game& game, Color to_play, const SearchLimits&
 std::vector<float> Search::ownership() const { return impl_->ownership(); }
 EndEstimate Search::estimate_end(const Game& game, int playouts) { return impl_->estimate_end(game, playouts); }
 void Search::clear() { impl_->clear(); }
+void Search::set_extra_komi(double black_points) { impl_->set_extra_komi(black_points); }
 void Search::reseed(uint64_t seed) { impl_->reseed(seed); }
 Guesser* Search::guesser() { return impl_->guesser(); }
 
@@ -238,7 +239,7 @@ SearchResult Search::Impl::search(const Game& game, Color to_play, const SearchL
   if (n > 0) {
     double sum = 0;
     for (auto& w : workers_) sum += w->margin_sum;
-    result.score_mean = sum / static_cast<double>(n);
+    result.score_mean = sum / static_cast<double>(n) + extra_komi_;
   }
   return result;
 }

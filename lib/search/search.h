@@ -177,9 +177,12 @@ struct SearchResult {
   double cpu_seconds = 0;        // CPU time of the process during the search (all threads)
   double desired_seconds = 0;    // the limits the search ran under (SearchLimits): desired
   double max_seconds = 0;        // and worst time under a clock, 0 when not given
-  /// Mean final margin of this search's playouts, Black − White − komi (the search's komi,
-  /// dynamic komi included), points; 0 without playouts.
+  /// Mean final margin of this search's playouts, Black − White − komi (the game's komi, not
+  /// the dynamic komi), points; 0 without playouts.
   double score_mean = 0;
+  /// The mover's dynamic komi during the search (points beyond the real komi; set by the
+  /// player, gtp/search_player.h), 0 without.
+  double extra_komi = 0;
   size_t tree_nodes = 0;         // nodes in use after the search
   bool tree_full = false;        // the memory cap was reached
   /// Root moves with at least one visit or a prior, most visits first.
@@ -250,6 +253,10 @@ class Search {
   /// The prior's guesser (nullptr without one), for the player's heat maps and explanations;
   /// not to be used while a search runs.
   Guesser* guesser();
+
+  /// Points added to the komi Black's playouts must beat from the next search on (negative:
+  /// taken off), for dynamic komi (search/dynamic_komi.h); the tree is kept. 0 by default.
+  void set_extra_komi(double black_points);
 
   /// Drops the tree (GTP clear_board, boardsize, komi changes, undo of searched moves).
   void clear();

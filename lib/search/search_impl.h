@@ -103,6 +103,7 @@ class Search::Impl {
   EndEstimate estimate_end(const Game& game, int playouts);
   Guesser* guesser() { return workers_[0]->guesser.get(); }
   void reseed(uint64_t seed);
+  void set_extra_komi(double black_points) { extra_komi_ = black_points; }
   void clear() {
     have_tree_ = false;
     pool_.reset();
@@ -148,6 +149,7 @@ class Search::Impl {
   Vertex root_last_ = Vertex::none(), root_second_last_ = Vertex::none();
   int root_move_number_ = 1;
   double komi_ = 7.5;
+  double extra_komi_ = 0;              // Black's dynamic komi (set_extra_komi)
   std::vector<Move> root_moves_;       // the game's moves at the root
   Game root_game_;                     // the game at the root, for superko in the tree
   std::vector<uint8_t> root_allowed_;  // per root child: legal in the game (superko)

@@ -281,7 +281,7 @@ void Search::Impl::simulate(Worker& w) {
     black_half = w.moves.back().color == Color::kBlack ? 0 : 2;  // a loss for the move's player
   } else {
     const PlayoutResult result = run_playout(policy, w.rng, -1, &w.moves, amaf_weights_.ko_threats ? nullptr : &w.ko_captures);
-    const double margin = result.score.margin(komi_);
+    const double margin = result.score.margin(komi_ + extra_komi_);
     black_half = margin > 0 ? 2 : margin == 0 ? 1 : 0;
     w.margin_sum += margin;
   }
