@@ -80,5 +80,39 @@ TEST(GtpGame, SearchAgainstRandomPlaysToTheEnd) {
   play_game(black, white, 5);
 }
 
+// Per board size: the large-board search plays on 15x15 and more, the other one below, in one
+// engine whose boardsize changes; the budget given applies to both.
+TEST(GtpGame, LargeBoardsPlayWithTheLargeBoardSearch) {
+  EngineOptions o;
+  o.search.policy = "uniform";
+  o.search.prior = "none";
+  o.large_board_search = o.search;
+  o.large_board_search->policy = "rules";
+  o.playouts = 32;
+  o.end_playouts = 50;
+  auto p = SearchPlayer::create(o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  const SearchPlayer& player = **p;
+  EXPECT_EQ(player.search_options(9).policy, "uniform");
+  EXPECT_EQ(player.search_options(14).policy, "uniform");
+  EXPECT_EQ(player.search_options(kLargeBoard).policy, "rules");
+  EXPECT_EQ(player.search_options(19).policy, "rules");
+  EXPECT_EQ(player.search_options(19).playouts, 32);
+  EXPECT_NE(player.name().find("on boards of 15 and more: policy rules"), std::string::npos) << player.name();
+  Engine engine(std::move(*p));
+  for (int size : {19, 9, 19}) {
+    ask(engine, "boardsize " + std::to_string(size));
+    ask(engine, "clear_board");
+    EXPECT_FALSE(ask(engine, "genmove b").empty());
+    EXPECT_FALSE(ask(engine, "final_score").empty());
+  }
+  // A large-board policy that cannot load is an error naming the board size.
+  EngineOptions bad = o;
+  bad.large_board_search->policy = "softmax:/no/such.model";
+  const auto failed = SearchPlayer::create(bad);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.status().message().find("on large boards"), std::string::npos) << failed.status();
+}
+
 }  // namespace
 }  // namespace hane::gtp

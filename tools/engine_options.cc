@@ -28,6 +28,7 @@ std::string patterns_dir() {
 
 void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
   flags.options = gtp::default_engine_options(patterns_dir());
+  flags.app = cmd;
   gtp::EngineOptions& o = flags.options;
   SearchOptions& s = o.search;
   const std::string group = "Engine";
@@ -141,6 +142,26 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
   cmd->add_flag("--quiet", flags.quiet, "Nothing on stderr but warnings and errors (no line naming the engine, none per move)");
 }
 
+namespace {
+
+// The search on large boards: what the user gave applies to every board size; the large-board
+// defaults (gtp::default_engine_options) fill the rest, for the fields they may set.
+SearchOptions large_board_options(const EngineFlags& flags, const SearchOptions& user, const SearchOptions& large) {
+  auto given = [&](const char* name) { return flags.app && flags.app->count(name) > 0; };
+  SearchOptions o = user;
+  if (!given("--policy") && !given("--policy-set")) {
+    o.policy = large.policy;
+    o.policy_options = large.policy_options;
+  }
+  if (!given("--prior")) o.prior = large.prior;
+  if (!given("--prior-weight")) o.prior_weight = large.prior_weight;
+  if (!given("--prior-even")) o.prior_even = large.prior_even;
+  if (!given("--rave-equiv")) o.rave_equiv = large.rave_equiv;
+  return o;
+}
+
+}  // namespace
+
 // The options with the --policy-set settings parsed, after the checks of the command line
 // (UsageError): the policy spec and its settings, settings no policy in use reads, the prior file.
 gtp::EngineOptions checked_options(const EngineFlags& flags) {
@@ -155,6 +176,7 @@ gtp::EngineOptions checked_options(const EngineFlags& flags) {
   } else if (absl::Status st = check_policy_settings(s.policy, s.policy_options); !st.ok()) {
     throw UsageError("--policy-set: " + std::string(st.message()));
   }
+  if (o.large_board_search) o.large_board_search = large_board_options(flags, s, *o.large_board_search);
   std::error_code ec;
   if (!flags.default_prior && s.prior != "none" && s.prior != "uniform" && !std::filesystem::exists(s.prior, ec)) {
     throw UsageError("--prior " + s.prior + ": no such model file (or none)");

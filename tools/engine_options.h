@@ -23,6 +23,9 @@ struct EngineFlags {
   bool default_prior = true;
   /// --quiet: nothing on stderr but warnings and errors (no banner naming the engine).
   bool quiet = false;
+  /// The command the options were added to, to tell which the user gave (per-board-size
+  /// defaults fill only the others).
+  const CLI::App* app = nullptr;
 };
 
 /// Adds --playouts, --time-per-move, --policy, --prior, --threads, --seed and the search's

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ostream>
 
+#include "absl/strings/str_cat.h"
 #include "go/position.h"
 #include "predict/softmax.h"
 
@@ -29,9 +30,10 @@ EngineOptions default_engine_options(const std::string& patterns_dir) {
   return o;
 }
 
-SearchPlayer::SearchPlayer(const EngineOptions& options, std::unique_ptr<Search> search)
+SearchPlayer::SearchPlayer(const EngineOptions& options, std::unique_ptr<Search> search, std::unique_ptr<Search> large)
     : options_(options),
       search_(std::move(search)),
+      large_(std::move(large)),
       dynamic_komi_{DynamicKomi(options.dynamic_komi), DynamicKomi(options.dynamic_komi)} {}
 
 SearchPlayer::~SearchPlayer() = default;
@@ -39,16 +41,24 @@ SearchPlayer::~SearchPlayer() = default;
 absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::create(const EngineOptions& options) {
   EngineOptions o = options;
   // A count given replaces the default budget; with --visits alone, no playout cap.
-  if (o.playouts > 0 || o.visits > 0) {
-    o.search.playouts = o.playouts;
-    o.search.visits = o.visits;
+  for (SearchOptions* s : {&o.search, o.large_board_search ? &*o.large_board_search : nullptr}) {
+    if (s && (o.playouts > 0 || o.visits > 0)) {
+      s->playouts = o.playouts;
+      s->visits = o.visits;
+    }
   }
   if (o.resign_moves < 1) {
     return absl::InvalidArgumentError("resign moves must be >= 1, got " + std::to_string(o.resign_moves));
   }
   auto search = Search::create(o.search);
   if (!search.ok()) return search.status();
-  return std::unique_ptr<SearchPlayer>(new SearchPlayer(o, std::move(*search)));
+  std::unique_ptr<Search> large;
+  if (o.large_board_search) {
+    auto l = Search::create(*o.large_board_search);
+    if (!l.ok()) return absl::Status(l.status().code(), absl::StrCat("on large boards: ", l.status().message()));
+    large = std::move(*l);
+  }
+  return std::unique_ptr<SearchPlayer>(new SearchPlayer(o, std::move(*search), std::move(large)));
 }
 
 std::string SearchPlayer::name() const {
@@ -69,14 +79,20 @@ std::string SearchPlayer::name() const {
     std::snprintf(w, sizeof w, "%g", options_.search.joseki_weight);
     joseki = ", joseki " + options_.search.joseki + " (weight " + w + ")";
   }
+  std::string large;
+  if (const auto& l = options_.large_board_search) {
+    large = absl::StrCat(", on boards of ", kLargeBoard, " and more: policy ", l->policy);
+    for (const auto& [key, value] : l->policy_options.settings) absl::StrAppend(&large, " ", key, "=", value);
+    absl::StrAppend(&large, ", prior ", l->prior);
+  }
   return "mcts, policy " + options_.search.policy + ", prior " + options_.search.prior + joseki + ", " + budget + ", " +
-         std::to_string(options_.search.threads) + " thread(s)";
+         std::to_string(options_.search.threads) + " thread(s)" + large;
 }
 
 SearchLimits SearchPlayer::limits(const Game& game, const Request& request) const {
   SearchLimits l;
   if (request.clock && request.clock->settings().kind != TimeSettings::Kind::kNone) {
-    l = search_->limits_for(game, *request.clock, options_.playouts > 0 || options_.visits > 0);
+    l = search_for(game.size()).limits_for(game, *request.clock, options_.playouts > 0 || options_.visits > 0);
     if (options_.time_per_move > 0) {
       l.seconds = l.seconds > 0 ? std::min(l.seconds, options_.time_per_move) : options_.time_per_move;
       l.desired_seconds = std::min(l.desired_seconds, l.seconds);
@@ -103,9 +119,10 @@ SearchResult SearchPlayer::genmove(const Game& game, const Request& request) {
   DynamicKomi& dk = dynamic_komi_[request.color == Color::kBlack ? 0 : 1];
   const int move_number = static_cast<int>(game.moves().size()) + 1, points = game.size() * game.size();
   const double extra = dk.for_move(move_number, points);
-  search_->set_extra_komi(request.color == Color::kBlack ? extra : -extra);
-  SearchResult r = search_->search(game, request.color, l, request.report ? &callback : nullptr);
-  search_->set_extra_komi(0);
+  Search& search = search_for(game.size());
+  search.set_extra_komi(request.color == Color::kBlack ? extra : -extra);
+  SearchResult r = search.search(game, request.color, l, request.report ? &callback : nullptr);
+  search.set_extra_komi(0);
   dk.update(r.winrate, request.color == Color::kBlack ? r.score_mean : -r.score_mean, move_number, points);
   r.extra_komi = extra;
   decide(game, request, r);
@@ -189,20 +206,22 @@ void SearchPlayer::analyze(const Game& game, const Request& request) {
   AnalysisCallback callback;
   callback.interval_ms = std::max(1, static_cast<int>(std::lround(request.report_interval * 1000)));
   callback.on_update = request.report;
-  const SearchResult r = search_->search(game, request.color, l, &callback);
+  const SearchResult r = search_for(game.size()).search(game, request.color, l, &callback);
   if (request.report) request.report(r);
 }
 
-EndEstimate SearchPlayer::estimate_end(const Game& game) { return search_->estimate_end(game, options_.end_playouts); }
+EndEstimate SearchPlayer::estimate_end(const Game& game) {
+  return search_for(game.size()).estimate_end(game, options_.end_playouts);
+}
 
 std::vector<float> SearchPlayer::ownership(const Game& game) {
-  std::vector<float> o = search_->ownership();
+  std::vector<float> o = search_for(game.size()).ownership();
   if (o.size() != static_cast<size_t>(game.board().geometry().num_vertices())) o = estimate_end(game).ownership;
   return o;
 }
 
 std::vector<float> SearchPlayer::priors(const Game& game, Color color) {
-  Guesser* guesser = search_->guesser();
+  Guesser* guesser = search_for(game.size()).guesser();
   if (!guesser) return {};
   const Board& board = game.board();
   std::vector<Vertex> candidates(board.empty_points().size());
@@ -217,7 +236,7 @@ std::vector<float> SearchPlayer::priors(const Game& game, Color color) {
 }
 
 std::string SearchPlayer::explain(const Game& game, Color color, Vertex move, bool model_words) {
-  Guesser* guesser = search_->guesser();
+  Guesser* guesser = search_for(game.size()).guesser();
   if (!guesser || !move.is_point()) return "";
   const std::vector<float> p = priors(game, color);
   const float mine = p[static_cast<size_t>(move.index())];
@@ -233,6 +252,7 @@ std::string SearchPlayer::explain(const Game& game, Color color, Vertex move, bo
 
 void SearchPlayer::new_game() {
   search_->clear();
+  if (large_) large_->clear();
   low_moves_ = 0;
   for (DynamicKomi& dk : dynamic_komi_) dk.reset();
 }
@@ -241,6 +261,17 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> make_search_player(EngineOptions o
                                                                   std::ostream* log) {
   auto player = SearchPlayer::create(options);
   if (player.ok() || !fallback) return player;
+  // First the large-board settings alone (their models may be missing): the same engine on
+  // every size.
+  if (options.large_board_search) {
+    EngineOptions same = options;
+    same.large_board_search.reset();
+    if (auto next = SearchPlayer::create(same); next.ok()) {
+      if (log) *log << "hane: warning: " << player.status().message() << "; playing large boards as small ones" << std::endl;
+      return next;
+    }
+    options.large_board_search.reset();
+  }
   // Keep what works: the prior without the policy, the policy without the prior, then neither.
   const std::string policy = options.search.policy, prior = options.search.prior;
   for (const auto& [p, r] : {std::pair{std::string("uniform"), prior}, {policy, std::string("none")},

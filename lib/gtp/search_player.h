@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -15,10 +16,17 @@
 
 namespace hane::gtp {
 
+/// Boards of this many points a side and more are large (Pachi's board_large, 15 and more).
+inline constexpr int kLargeBoard = 15;
+
 struct EngineOptions {
   /// Policy, prior, threads, seed and the search's other knobs. search.playouts is the budget
   /// per move when none of `playouts`, `visits` and `time_per_move` is given and no clock runs.
   SearchOptions search;
+  /// Per board size: when set, the search on large boards (kLargeBoard and more) runs with
+  /// these options instead of `search` (settings measured on 19×19 ship for 19×19:
+  /// docs/strength.md); the budget fields (`playouts`, `visits` below) apply to both.
+  std::optional<SearchOptions> large_board_search;
   /// New simulations per move (0: not given). With a clock as well, the smaller budget wins.
   int64_t playouts = 0;
   /// Root visits per move, the reused subtree included, as Pachi's `-t =N` (0: not given).
@@ -67,9 +75,14 @@ class SearchPlayer final : public MoveGenerator {
   void new_game() override;
 
   const EngineOptions& options() const { return options_; }
+  /// The search options on a board of `size` points a side (options().large_board_search on
+  /// large boards when set, else options().search, with the budget given).
+  const SearchOptions& search_options(int size) const { return search_for(size).options(); }
 
  private:
-  SearchPlayer(const EngineOptions& options, std::unique_ptr<Search> search);
+  SearchPlayer(const EngineOptions& options, std::unique_ptr<Search> search, std::unique_ptr<Search> large);
+  /// The search for a board of `size` points a side: the large-board one when there is one.
+  Search& search_for(int size) const { return size >= kLargeBoard && large_ ? *large_ : *search_; }
   SearchLimits limits(const Game& game, const Request& request) const;
   void decide(const Game& game, const Request& request, SearchResult& result);
   /// A playout or visit count limits a move: given, or the default when no time is.
@@ -77,6 +90,7 @@ class SearchPlayer final : public MoveGenerator {
 
   EngineOptions options_;
   std::unique_ptr<Search> search_;
+  std::unique_ptr<Search> large_;     // with options_.large_board_search; nullptr without
   int low_moves_ = 0;                 // moves in a row below the resign threshold
   DynamicKomi dynamic_komi_[2];       // Black's, White's
 };
