@@ -122,10 +122,7 @@ TEST(Analyze, MarksTheBlunderAndTheSgfAndJsonAgree) {
   EXPECT_EQ(j["final"]["ownership"].size(), 9u);
 
   // The win-rate graph's data: a row for the start and one per move, the blunder marked.
-  const fs::path dir = fs::temp_directory_path() / ("hane_analyze_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  (void)write_winrate_plot(j, dir.string(), "g");
-  std::ifstream data(dir / "g-winrate.dat");
+  std::istringstream data(winrate_plot_data(j));
   std::vector<std::string> rows;
   for (std::string line; std::getline(data, line);) {
     if (!line.starts_with("#")) rows.push_back(line);
@@ -134,7 +131,7 @@ TEST(Analyze, MarksTheBlunderAndTheSgfAndJsonAgree) {
   EXPECT_THAT(rows[1], ::testing::StartsWith("1 "));
   EXPECT_THAT(rows[1], ::testing::EndsWith(" 1"));  // a mistake by Black
   EXPECT_THAT(rows[2], ::testing::EndsWith(" 0"));
-  fs::remove_all(dir);
+  EXPECT_THAT(winrate_plot_script(j, "d.dat", "g.svg"), HasSubstr("set key below"));
 
   // The ownership map is an SVG with the board's stones.
   const std::string svg = ownership_svg(*record, *analysis);
@@ -213,18 +210,160 @@ TEST(AnalyzeCommand, WritesEveryFileNamesBrokenRecordsAndResumes) {
   EXPECT_THAT(r.err, HasSubstr("illegal move"));   // the broken record, named and skipped
   EXPECT_THAT(r.err, HasSubstr("broken.sgf"));
   EXPECT_THAT(r.out, HasSubstr("Blunderer"));
-  for (const char* file : {"blunder.sgf", "blunder.json", "blunder-ownership.svg", "summary.json"}) {
+  for (const char* file : {"blunder.sgf", "blunder.json", "blunder-ownership.svg", "summary.json", "analyze.json"}) {
     EXPECT_TRUE(fs::exists(dir / "out" / file)) << file;
   }
   std::ifstream in(dir / "out" / "summary.json");
   const nlohmann::json summary = nlohmann::json::parse(in);
   EXPECT_EQ(summary["games_analysed"], 1);
   EXPECT_TRUE(summary["players"].contains("Blunderer"));
+  // Every file analyze wrote is listed in files.txt.
+  std::set<std::string> listed;
+  std::ifstream list(dir / "out" / "files.txt");
+  for (std::string line; std::getline(list, line);) listed.insert(line);
+  for (const auto& entry : fs::directory_iterator(dir / "out")) {
+    if (entry.path().filename() == "files.txt") continue;
+    EXPECT_TRUE(listed.contains(entry.path().filename().string())) << entry.path();
+  }
   // A rerun with the same settings finds the game done.
   const Outcome again = hane(args, dir);
   EXPECT_EQ(again.code, 0) << again.err;
   EXPECT_THAT(again.err, HasSubstr("1 of 1 games already analysed"));
   fs::remove_all(dir);
+}
+
+// --- the output folder: nothing of the user's is written over, nothing of earlier runs lost ----
+
+std::string file_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A short game between two named players (its own moves, so its own hash).
+std::string named_game(const std::string& black, const std::string& white, const std::string& moves) {
+  return "(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]PB[" + black + "]PW[" + white + "]" + moves + ")";
+}
+
+std::string quick_analyze(const std::string& inputs, const fs::path& out) {
+  return "analyze " + inputs + " --visits 20 --end-playouts 20 --policy rules --prior none --guesser uniform --no-plots --out " +
+         out.string();
+}
+
+nlohmann::json read_json_file(const fs::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in, nullptr, false);
+}
+
+std::set<std::string> summary_players(const fs::path& out) {
+  std::set<std::string> names;
+  const nlohmann::json s = read_json_file(out / "summary.json");
+  if (!s.is_object()) return names;
+  for (const auto& g : s["games"]) names.insert(g["black"].get<std::string>());
+  return names;
+}
+
+struct Scratch {
+  fs::path dir;
+  explicit Scratch(const std::string& name)
+      : dir(fs::temp_directory_path() / ("hane_analyze_" + name + "_" + std::to_string(::getpid()))) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  ~Scratch() { fs::remove_all(dir); }
+};
+
+// --out naming a folder of the user's (here the one holding the game, and a summary.json of the
+// user's) is refused as a usage error, and every file in it is left as it was.
+TEST(AnalyzeFolder, RefusesAFolderThatIsNotAnalyzesOwn) {
+  if (!fs::exists(HANE_BINARY)) GTEST_SKIP() << "hane not built: " << HANE_BINARY;
+  Scratch s("foreign");
+  const std::string game = named_game("Mine", "Yours", ";B[ee];W[cc]");
+  std::ofstream(s.dir / "g.sgf") << game;
+  std::ofstream(s.dir / "summary.json") << "{\"my\": \"notes\"}";
+  const Outcome r = hane(quick_analyze((s.dir / "g.sgf").string(), s.dir), s.dir.parent_path());
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("no analyze.json"));
+  EXPECT_EQ(file_text(s.dir / "g.sgf"), game);
+  EXPECT_EQ(file_text(s.dir / "summary.json"), "{\"my\": \"notes\"}");
+  EXPECT_FALSE(fs::exists(s.dir / "g.json"));
+  EXPECT_FALSE(fs::exists(s.dir / "analyze.json"));
+}
+
+// In its own folder, analyze writes over no file it did not write: not a game analysed from
+// the folder itself (an input), nor a file the user put there; such games get other names.
+TEST(AnalyzeFolder, NeverWritesOverAnInputOrAUsersFileInItsOwnFolder) {
+  if (!fs::exists(HANE_BINARY)) GTEST_SKIP() << "hane not built: " << HANE_BINARY;
+  Scratch s("inputs");
+  fs::create_directories(s.dir / "a");
+  std::ofstream(s.dir / "a" / "g.sgf") << named_game("First", "Second", ";B[ee];W[cc]");
+  const fs::path out = s.dir / "out";
+  ASSERT_EQ(hane(quick_analyze((s.dir / "a" / "g.sgf").string(), out), s.dir).code, 0);
+  const std::string annotated = file_text(out / "g.sgf");
+  ASSERT_FALSE(annotated.empty());
+  // The annotated copy reviewed again, from the folder: it must not be written over.
+  const Outcome again = hane(quick_analyze((out / "g.sgf").string(), out), s.dir);
+  EXPECT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(file_text(out / "g.sgf"), annotated);
+  EXPECT_TRUE(fs::exists(out / "g-2.json"));
+  // A file of the user's in the folder, named as a new game's files would be.
+  std::ofstream(out / "h.sgf") << "my own notes";
+  fs::create_directories(s.dir / "b");
+  std::ofstream(s.dir / "b" / "h.sgf") << named_game("Third", "Fourth", ";B[dd];W[ff]");
+  const Outcome third = hane(quick_analyze((s.dir / "b" / "h.sgf").string(), out), s.dir);
+  EXPECT_EQ(third.code, 0) << third.err;
+  EXPECT_EQ(file_text(out / "h.sgf"), "my own notes");
+  EXPECT_TRUE(fs::exists(out / "h-2.json"));
+}
+
+// Runs into one folder add up: summary.json holds every game of the folder, and a game keeps
+// its name, so a rerun with one of two same-named games writes only that game's files.
+TEST(AnalyzeFolder, RunsAddUpAndSameNamedGamesKeepTheirOwnFiles) {
+  if (!fs::exists(HANE_BINARY)) GTEST_SKIP() << "hane not built: " << HANE_BINARY;
+  Scratch s("runs");
+  for (const char* d : {"a", "b"}) fs::create_directories(s.dir / d);
+  std::ofstream(s.dir / "a" / "g.sgf") << named_game("Alpha", "Omega", ";B[ee];W[cc]");
+  std::ofstream(s.dir / "b" / "g.sgf") << named_game("Beta", "Omega", ";B[dd];W[ff]");
+  const fs::path out = s.dir / "out";
+  ASSERT_EQ(hane(quick_analyze((s.dir / "a" / "g.sgf").string(), out), s.dir).code, 0);
+  ASSERT_EQ(hane(quick_analyze((s.dir / "b" / "g.sgf").string(), out), s.dir).code, 0);
+  EXPECT_EQ(summary_players(out), (std::set<std::string>{"Alpha", "Beta"}));
+  EXPECT_EQ(read_json_file(out / "g.json")["black"], "Alpha");
+  EXPECT_EQ(read_json_file(out / "g-2.json")["black"], "Beta");
+  // B's game again, alone, with other settings (so it is analysed again): still g-2.
+  const std::string a_files = file_text(out / "g.json") + file_text(out / "g.sgf");
+  const Outcome r = hane(quick_analyze((s.dir / "b" / "g.sgf").string(), out) + " --seed 2", s.dir);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(file_text(out / "g.json") + file_text(out / "g.sgf"), a_files);
+  EXPECT_EQ(read_json_file(out / "g-2.json")["settings"]["seed"], 2);
+  EXPECT_EQ(summary_players(out), (std::set<std::string>{"Alpha", "Beta"}));
+}
+
+// Two runs at once into one new folder, with same-named games: both games are kept under their
+// own names and the summary written last holds both (the register and the summary are
+// rewritten under a lock).
+TEST(AnalyzeFolder, TwoRunsAtOnceKeepBothGames) {
+  if (!fs::exists(HANE_BINARY)) GTEST_SKIP() << "hane not built: " << HANE_BINARY;
+  Scratch s("concurrent");
+  for (const char* d : {"a", "b"}) fs::create_directories(s.dir / d);
+  std::ofstream(s.dir / "a" / "g.sgf") << named_game("Alpha", "Omega", ";B[ee];W[cc];B[gg]");
+  std::ofstream(s.dir / "b" / "g.sgf") << named_game("Beta", "Omega", ";B[dd];W[ff];B[cg]");
+  const fs::path out = s.dir / "out";
+  std::vector<FILE*> runs;
+  for (const char* d : {"a", "b"}) {
+    const std::string command = std::string(HANE_BINARY) + " " + quick_analyze((s.dir / d / "g.sgf").string(), out) +
+                                " --quiet </dev/null 2>" + (s.dir / (std::string(d) + ".err")).string();
+    runs.push_back(::popen(command.c_str(), "r"));
+  }
+  for (FILE* run : runs) {
+    char buffer[4096];
+    while (std::fread(buffer, 1, sizeof buffer, run) > 0) {
+    }
+    EXPECT_EQ(::pclose(run), 0);
+  }
+  EXPECT_EQ(summary_players(out), (std::set<std::string>{"Alpha", "Beta"}));
+  std::set<std::string> blacks;
+  for (const char* file : {"g.json", "g-2.json"}) blacks.insert(read_json_file(out / file).value("black", ""));
+  EXPECT_EQ(blacks, (std::set<std::string>{"Alpha", "Beta"}));
 }
 
 // The README's rows for `analyze` name exactly the options of `hane analyze --help` beyond the

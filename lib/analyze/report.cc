@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 
 #include "sgf/writer.h"
 #include "util/plot.h"
@@ -245,31 +244,29 @@ std::string ownership_svg(const GameRecord& record, const GameAnalysis& analysis
   return s;
 }
 
-std::string write_winrate_plot(const nlohmann::json& game, const std::string& dir, const std::string& stem) {
-  const std::string data = dir + "/" + stem + "-winrate.dat";
-  {
-    std::ofstream f(data);
-    f << "# move black_winrate_percent mistake (1 Black's, 2 White's); move 0: before the first move\n";
-    f << 0 << ' ' << fixed(100 * game["black_start"].get<double>(), 2) << " 0\n";
-    for (const auto& m : game["moves"]) {
-      const int mistake = m["mistake"].get<bool>() ? (m["color"] == "B" ? 1 : 2) : 0;
-      f << m["number"].get<int>() << ' ' << fixed(100 * m["black_after"].get<double>(), 2) << ' ' << mistake << '\n';
-    }
-    if (!f) return "cannot write " + data;
+std::string winrate_plot_data(const nlohmann::json& game) {
+  std::string f = "# move black_winrate_percent mistake (1 Black's, 2 White's); move 0: before the first move\n";
+  f += "0 " + fixed(100 * game["black_start"].get<double>(), 2) + " 0\n";
+  for (const auto& m : game["moves"]) {
+    const int mistake = m["mistake"].get<bool>() ? (m["color"] == "B" ? 1 : 2) : 0;
+    f += std::to_string(m["number"].get<int>()) + " " + fixed(100 * m["black_after"].get<double>(), 2) + " " +
+         std::to_string(mistake) + "\n";
   }
-  const std::string svg = dir + "/" + stem + "-winrate.svg";
+  return f;
+}
+
+std::string winrate_plot_script(const nlohmann::json& game, const std::string& data, const std::string& svg) {
   std::string title = game["black"].get<std::string>() + " (B) vs " + game["white"].get<std::string>() + " (W)";
   if (!game["result"].get<std::string>().empty()) title += ", " + game["result"].get<std::string>();
-  const std::string script =
-      "set terminal svg size 900,400 dynamic background '#ffffff'\n"
-      "set output " + gnuplot_quote(svg) + "\n" +
-      "set title " + gnuplot_quote(title + ": Black's win rate") + " noenhanced\n" +
-      "set xlabel 'move'\nset ylabel 'Black win rate (%)'\nset yrange [0:100]\nset grid\nset key top right\n" +
-      "plot " + gnuplot_quote(data) + " using 1:2 with lines lw 2 lc rgb '#224488' title 'Black win rate', " +
-      "'' using 1:($3 == 1 ? $2 : 1/0) with points pt 7 ps 1.2 lc rgb '#000000' title 'mistake by Black', " +
-      "'' using 1:($3 == 2 ? $2 : 1/0) with points pt 6 ps 1.2 lw 2 lc rgb '#cc3311' title 'mistake by White', " +
-      "50 with lines lc rgb '#888888' notitle\n";
-  return run_gnuplot(dir + "/" + stem + "-winrate.gp", script);
+  // The legend below the graph, never over the curve.
+  return "set terminal svg size 900,440 dynamic background '#ffffff'\n"
+         "set output " + gnuplot_quote(svg) + "\n" +
+         "set title " + gnuplot_quote(title + ": Black's win rate") + " noenhanced\n" +
+         "set xlabel 'move'\nset ylabel 'Black win rate (%)'\nset yrange [0:100]\nset grid\nset key below horizontal\n" +
+         "plot " + gnuplot_quote(data) + " using 1:2 with lines lw 2 lc rgb '#224488' title 'Black win rate', " +
+         "'' using 1:($3 == 1 ? $2 : 1/0) with points pt 7 ps 1.2 lc rgb '#000000' title 'mistake by Black', " +
+         "'' using 1:($3 == 2 ? $2 : 1/0) with points pt 6 ps 1.2 lw 2 lc rgb '#cc3311' title 'mistake by White', " +
+         "50 with lines lc rgb '#888888' notitle\n";
 }
 
 nlohmann::json players_summary(const std::map<std::string, nlohmann::json>& games) {

@@ -33,10 +33,13 @@ nlohmann::json analysis_json(const GameRecord& record, const GameAnalysis& analy
 /// sized and coloured by its ownership, dead stones crossed, and the estimated score as title.
 std::string ownership_svg(const GameRecord& record, const GameAnalysis& analysis);
 
-/// Writes DIR/STEM-winrate.dat (rows "move black_winrate_percent mistake", move 0 the start)
-/// and, with gnuplot, DIR/STEM-winrate.svg (Black's win rate against moves, mistakes marked
-/// with the mover's colour). Returns "" or why the picture was not drawn (util/plot.h).
-std::string write_winrate_plot(const nlohmann::json& game, const std::string& dir, const std::string& stem);
+/// The win-rate graph's data (STEM-winrate.dat): rows "move black_winrate_percent mistake"
+/// (mistake 1 Black's, 2 White's, 0 none), move 0 the start, after a comment line.
+std::string winrate_plot_data(const nlohmann::json& game);
+
+/// The gnuplot script that draws `data` (winrate_plot_data's file) into `svg`: Black's win rate
+/// against moves, mistakes marked with the mover's colour, the legend below (util/plot.h runs it).
+std::string winrate_plot_script(const nlohmann::json& game, const std::string& data, const std::string& svg);
 
 /// Per player (by name; "Black"/"White" of GAME when unnamed), summed over the games' JSON
 /// (analysis_json): games, moves, mistakes, mistakes per 100 moves, guesser_top1 (the share of
