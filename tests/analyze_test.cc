@@ -93,7 +93,7 @@ TEST(Analyze, MarksTheBlunderAndTheSgfAndJsonAgree) {
   EXPECT_GE(analysis->moves[0].visits, 200);
 
   // The annotated copy reads back as the same game, with SBKV at the root and every move.
-  const std::string sgf = annotated_sgf(*record, *analysis, 0.1);
+  const std::string sgf = annotated_sgf(blunder_game(), *record, *analysis, 0.1);
   auto again = read_game(sgf);
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_EQ(again->events, record->events);
@@ -137,6 +137,53 @@ TEST(Analyze, MarksTheBlunderAndTheSgfAndJsonAgree) {
   const std::string svg = ownership_svg(*record, *analysis);
   EXPECT_THAT(svg, HasSubstr("<svg"));
   EXPECT_THAT(svg, HasSubstr("</svg>"));
+}
+
+// The annotated SGF is the game as read with the analysis added: game information (GC, RO, TM,
+// ID), the user's comments (appended to, not replaced) and every variation are kept, and it
+// reads back as the same game.
+TEST(Analyze, TheAnnotatedSgfKeepsEveryPropertyAndVariation) {
+  const std::string game =
+      "(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]PB[Kuro]PW[Shiro]GC[club game]RO[3]TM[600]ID[g42]C[root note]"
+      ";B[ee]C[my comment: strong]LB[ee:A];W[cc]"
+      "(;B[gg]C[main line];W[gc];B[]TR[aa];W[])"
+      "(;B[cg]C[a variation];W[gg]))";
+  auto record = read_game(game);
+  ASSERT_TRUE(record.ok()) << record.status();
+  auto analyzer = Analyzer::create(tiny_options());
+  ASSERT_TRUE(analyzer.ok());
+  auto analysis = (*analyzer)->analyze(*record);
+  ASSERT_TRUE(analysis.ok()) << analysis.status();
+  const std::string sgf = annotated_sgf(game, *record, *analysis, 0.1);
+  for (const char* kept : {"GC[club game]", "RO[3]", "TM[600]", "ID[g42]", "LB[ee:A]", "TR[aa]",
+                           "(;B[cg]C[a variation];W[gg])", "C[my comment: strong", "C[root note", "C[main line"}) {
+    EXPECT_THAT(sgf, HasSubstr(kept)) << sgf;
+  }
+  auto again = read_game(sgf);
+  ASSERT_TRUE(again.ok()) << again.status() << "\n" << sgf;
+  EXPECT_EQ(again->events, record->events);
+  EXPECT_EQ(again->num_variations, record->num_variations);
+  EXPECT_EQ(again->comment.substr(0, 9), "root note");
+  EXPECT_EQ(sbkv_values(sgf).size(), record->num_moves() + 1);
+  EXPECT_THAT(sgf, HasSubstr("SBKS["));
+  EXPECT_THAT(sgf, HasSubstr("Estimated result"));
+  // Analysed again, the figures are replaced, not repeated.
+  const std::string twice = annotated_sgf(sgf, *record, *analysis, 0.1);
+  EXPECT_EQ(sbkv_values(twice).size(), record->num_moves() + 1);
+  size_t sbkv = 0;
+  for (size_t at = twice.find("SBKV["); at != std::string::npos; at = twice.find("SBKV[", at + 1)) ++sbkv;
+  EXPECT_EQ(sbkv, record->num_moves() + 1);
+  // A file cut at the end is closed.
+  const std::string cut = "(;GM[1]FF[4]SZ[9]KM[7.5]GC[cut];B[ee];W[cc]";
+  auto short_record = read_game(cut);
+  ASSERT_TRUE(short_record.ok());
+  auto short_analysis = (*analyzer)->analyze(*short_record);
+  ASSERT_TRUE(short_analysis.ok());
+  const std::string closed = annotated_sgf(cut, *short_record, *short_analysis, 0.1);
+  const ParseResult parsed = parse_sgf(closed);
+  ASSERT_EQ(parsed.trees.size(), 1u) << closed;
+  EXPECT_TRUE(parsed.trees[0].repairs().empty()) << closed;
+  EXPECT_THAT(closed, HasSubstr("GC[cut]"));
 }
 
 // A game's analysis does not depend on what the analyzer did before (the ranks of `mpirun`

@@ -102,14 +102,15 @@ nlohmann::json game_files(const CorpusGame& g, const GameAnalysis& a, const Anal
   j["stem"] = stem;
   nlohmann::json files;
   files["stem"] = stem;
-  files["sgf"] = annotated_sgf(g.record, a, f.analyze.mistake);
+  files["sgf"] = annotated_sgf(g.text, g.record, a, f.analyze.mistake);
   files["svg"] = ownership_svg(g.record, a);
   files["json"] = j;
   return files;
 }
 
 void run_analyze(AnalyzeFlags& f) {
-  const CorpusOptions corpus_options = f.corpus.options();
+  CorpusOptions corpus_options = f.corpus.options();
+  corpus_options.keep_text = true;  // the annotated SGF is the game as read, with the analysis added
   if (f.parallel == 0) f.parallel = thread_count(0);
   // The output folder and the models, checked before reading the games: a folder of other
   // files is refused (usage, exit 2) and left as it is.

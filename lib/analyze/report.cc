@@ -60,9 +60,15 @@ std::vector<std::string> sgf_points(const std::vector<Vertex>& points, int size)
 
 nlohmann::json vertex_json(Vertex v, int size) { return to_gtp(v, size); }
 
+std::string final_comment(const GameRecord& record, const FinalAnalysis& f) {
+  return "Estimated result: " + lead_text(f.score) + " (" + (f.territory_counting ? "territory" : "area") +
+         " counting, komi " + fixed(record.komi, 1) + "). Dead stones: " + points_text(f.dead, record.board_size) + ".";
+}
+
 }  // namespace
 
-std::string annotated_sgf(const GameRecord& record, const GameAnalysis& analysis, double mistake) {
+std::string annotated_sgf(std::string_view original, const GameRecord& record, const GameAnalysis& analysis,
+                          double mistake) {
   const int size = record.board_size;
   SgfAnnotations notes;
   notes.root.push_back({"SBKV", {fixed(100 * analysis.black_start, 2)}});
@@ -76,25 +82,21 @@ std::string annotated_sgf(const GameRecord& record, const GameAnalysis& analysis
     notes.moves.push_back(std::move(props));
   }
   const FinalAnalysis& f = analysis.final_position;
-  std::string end = "Estimated result: " + lead_text(f.score) + " (" + (f.territory_counting ? "territory" : "area") +
-                    " counting, komi " + fixed(record.komi, 1) + "). Dead stones: " + points_text(f.dead, size) +
-                    ". Mistakes marked at a win-rate drop of more than " + fixed(100 * mistake, 0) + " points.";
+  const std::string end = final_comment(record, f) + " Mistakes marked at a win-rate drop of more than " +
+                          fixed(100 * mistake, 0) + " points.";
   SgfProperties last = {{"SBKS", {fixed(f.score, 1)}},
                         {"TB", sgf_points(f.black_area, size)},
-                        {"TW", sgf_points(f.white_area, size)}};
-  if (notes.moves.empty()) {
-    for (auto& p : last) notes.root.push_back(p);
-    notes.root.push_back({"C", {end}});
-  } else {
-    SgfProperties& props = notes.moves.back();
-    for (auto& p : last) props.push_back(p);
-    bool merged = false;
-    for (auto& [id, values] : props) {
-      if (id == "C") values[0] += "\n\n" + end, merged = true;
-    }
-    if (!merged) props.push_back({"C", {end}});
+                        {"TW", sgf_points(f.white_area, size)},
+                        {"C", {end}}};
+  SgfProperties& props = notes.moves.empty() ? notes.root : notes.moves.back();
+  for (auto& p : last) props.push_back(std::move(p));
+  // The game as read, every property and variation kept; the record written again only when
+  // there is no text (a record made in memory) or it does not fit.
+  if (!original.empty()) {
+    if (auto annotated = annotate_sgf(original, notes); annotated.ok()) return *annotated;
   }
-  return write_sgf(record, notes);
+  auto annotated = annotate_sgf(write_sgf(record), notes);
+  return annotated.ok() ? *annotated : write_sgf(record, notes);
 }
 
 nlohmann::json analysis_json(const GameRecord& record, const GameAnalysis& analysis, const nlohmann::json& settings) {

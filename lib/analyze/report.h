@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "analyze/analyze.h"
 #include "nlohmann/json.hpp"
@@ -12,14 +13,17 @@
 
 namespace hane {
 
-/// The record written again (sgf/writer.h) with, in the root, SBKV (Black's win rate before the
-/// first move, percent with two decimals, as Sabaki stores its analysis); in each move's node
-/// SBKV after the move, and on a mistake BM[1] and a comment (C): the win-rate drop, the
-/// engine's move and its principal variation, the guesser's rank of the played move; in the
-/// last move's node SBKS (the estimated score, Black's lead in points), TB/TW (each side's
-/// area: empty points and dead stones) and a comment with the score and the dead stones.
-/// Comments of the original moves are not kept (the reader does not keep them).
-std::string annotated_sgf(const GameRecord& record, const GameAnalysis& analysis, double mistake);
+/// The game as read (`original`: its SGF text, CorpusGame::text; every property, comment and
+/// variation kept, sgf/writer.h: annotate_sgf) with the analysis added to its main line: in
+/// the root SBKV (Black's win rate before the first move, percent with two decimals, as Sabaki
+/// stores its analysis); in each move's node SBKV after the move, and on a mistake BM[1] and a
+/// comment: the win-rate drop, the engine's move and its principal variation, the guesser's
+/// rank of the played move; in the last move's node SBKS (the estimated score, Black's lead in
+/// points), TB/TW (each side's area: empty points and dead stones) and a comment with the score
+/// and the dead stones. Comments are appended to the node's own. Without `original` (or when
+/// it does not hold the record's moves) the record is written again (sgf/writer.h: write_sgf).
+std::string annotated_sgf(std::string_view original, const GameRecord& record, const GameAnalysis& analysis,
+                          double mistake);
 
 /// The analysis as JSON: settings (copied), black, white, result, rules, board_size, komi,
 /// black_start (Black's win rate before move 1, 0..1), moves[{number, color, move (GTP),
