@@ -1,5 +1,5 @@
 // Writing files without losing the previous ones (util/files.h): a whole file replaced
-// atomically survives a full disk; a new file never replaces one; an owned
+// atomically (also a model file) survives a full disk; a new file never replaces one; an owned
 // output folder refuses a folder of other files and lets only its own files be rewritten.
 #include <signal.h>
 #include <sys/resource.h>
@@ -14,6 +14,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "predict/model_file.h"
 #include "test_files.h"
 #include "util/files.h"
 
@@ -77,6 +78,26 @@ TEST(WriteFileAtomically, AFullDiskLeavesTheOldFileWhole) {
   EXPECT_TRUE(fails_on_a_full_disk(100, [&] { return write_file_atomically(path, std::string(10000, 'x')).ok(); }));
   EXPECT_EQ(text_of(path), "the old report");
   EXPECT_TRUE(other_files(dir, "report.json").empty());  // the temporary file is removed
+  fs::remove_all(dir);
+}
+
+// A model file written over an older one (a retraining, a shipped model): a full disk, as a
+// kill, leaves the older model loadable.
+TEST(WriteModelFile, AFullDiskLeavesThePreviousModelWhole) {
+  const std::string dir = testing::temp_path("files", "model");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string path = dir + "/m.model";
+  ASSERT_TRUE(write_model_file(path, {{"kind", "test"}, {"feature_version", 1}}, "small payload").ok());
+  const std::string before = text_of(path);
+  EXPECT_TRUE(fails_on_a_full_disk(200, [&] {
+    return write_model_file(path, {{"kind", "test"}, {"feature_version", 1}}, std::string(100000, 'p')).ok();
+  }));
+  EXPECT_EQ(text_of(path), before);
+  auto model = read_model_file(path);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(model->payload, "small payload");
+  EXPECT_TRUE(other_files(dir, "m.model").empty());
   fs::remove_all(dir);
 }
 

@@ -8,6 +8,7 @@
 
 #include "cluster/cluster.h"
 #include "tools/cli.h"
+#include "util/files.h"
 #include "util/progress.h"
 
 namespace hane::tools {
@@ -136,10 +137,10 @@ std::string no_games_message(const CorpusStats& stats, const CorpusFlags& flags,
 
 void write_json(const std::string& path, const nlohmann::json& report) {
   if (!cluster::is_root()) return;  // every rank holds the report; rank 0 writes it
-  std::ofstream out(path);
-  out << report.dump(2) << "\n";
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+  // Whole or not at all: an earlier report survives a kill or a full disk (util/files.h).
+  if (absl::Status s = write_file_atomically(path, report.dump(2) + "\n"); !s.ok()) {
+    throw std::runtime_error(std::string(s.message()));
+  }
 }
 
 }  // namespace hane::tools
