@@ -16,6 +16,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_format.h"
 #include "match/tune.h"
 #include "test_files.h"
 
@@ -90,6 +91,55 @@ TEST(Tune, RefusesAFolderOfOtherFilesAndKeepsThem) {
   EXPECT_TRUE(fs::exists(dir + "/notes.txt"));
   EXPECT_FALSE(fs::exists(dir + "/tune.json"));
   EXPECT_FALSE(fs::exists(dir + "/results.jsonl"));
+  fs::remove_all(dir);
+}
+
+// The folder is kept by the results store of a match (match/results_store.h): files.txt lists
+// every SGF written; a file in sgf/ named as a game still to be played that the run did not
+// write stops the resume (it is left as it is); another run's settings name the setting and
+// both values.
+TEST(Tune, KeepsAFilesListAndNeverWritesOverAStrangersSgf) {
+  const std::string dir = testing::temp_path("tune", "store");
+  fs::remove_all(dir);
+  ASSERT_TRUE(run_tune(fake_tune(dir, 8), nullptr).ok());
+  std::set<std::string> listed;
+  {
+    std::ifstream f(dir + "/files.txt");
+    for (std::string line; std::getline(f, line);) listed.insert(line);
+  }
+  for (int i = 0; i < 8; ++i) EXPECT_TRUE(listed.contains(absl::StrFormat("sgf/%06d.sgf", i))) << i;
+  EXPECT_TRUE(listed.contains("report.json"));
+  // As if the run had been killed before game 7 was recorded and the user had put a file of
+  // theirs where game 7's SGF goes.
+  {
+    std::ifstream in(dir + "/results.jsonl");
+    std::string kept;
+    for (std::string line; std::getline(in, line);) {
+      const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+      if (j.is_discarded() || j.value("game", -1) != 7) kept += line + "\n";
+    }
+    std::ofstream(dir + "/results.jsonl") << kept;
+    std::string files;
+    for (const std::string& name : listed) {
+      if (name != "sgf/000007.sgf") files += name + "\n";
+    }
+    std::ofstream(dir + "/files.txt") << files;
+    std::ofstream(dir + "/sgf/000007.sgf") << "(;GM[1]C[mine])";
+  }
+  ASSERT_EQ(result_lines(dir), 7u);
+  auto out = run_tune(fake_tune(dir, 8), nullptr);
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(out.status().message()), HasSubstr("000007.sgf was not written by this tuning run"));
+  std::ifstream f(dir + "/sgf/000007.sgf");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(f), {}), "(;GM[1]C[mine])");
+  // Other settings: the message names the setting and both values.
+  fs::remove(dir + "/sgf/000007.sgf");
+  TuneOptions other = fake_tune(dir, 8);
+  other.seed = 4;
+  auto refused = run_tune(other, nullptr);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(std::string(refused.status().message()), HasSubstr("seed: 4 now, 3 before"));
   fs::remove_all(dir);
 }
 
