@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -184,6 +185,55 @@ TEST(Analyze, TheAnnotatedSgfKeepsEveryPropertyAndVariation) {
   ASSERT_EQ(parsed.trees.size(), 1u) << closed;
   EXPECT_TRUE(parsed.trees[0].repairs().empty()) << closed;
   EXPECT_THAT(closed, HasSubstr("GC[cut]"));
+}
+
+// A resigned game has open areas that area counting gives to nobody: counted so, the score is
+// little more than the stones (here 5 black against 4 white: "White leads by 6.5"). The open
+// points go by ownership instead: Black's framework is Black's, and TB/TW say so.
+TEST(Analyze, AResignedGameIsScoredFromTheOwnership) {
+  const std::string game =
+      "(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]RE[B+R]PB[Framework]PW[Corner]"
+      "AB[cc][cg][gc][gg][ee]AW[ag][bg][ch][ci]PL[W];W[bh];B[dh])";
+  auto record = read_game(game);
+  ASSERT_TRUE(record.ok()) << record.status();
+  AnalyzeOptions o = tiny_options();
+  o.visits = 50;
+  o.end_playouts = 200;
+  auto analyzer = Analyzer::create(o);
+  ASSERT_TRUE(analyzer.ok());
+  auto analysis = (*analyzer)->analyze(*record);
+  ASSERT_TRUE(analysis.ok()) << analysis.status();
+  const FinalAnalysis& f = analysis->final_position;
+  EXPECT_FALSE(f.finished);
+  int black_owned = 0;  // points the playouts give Black more often than White
+  for (int y = 0; y < 9; ++y) {
+    for (int x = 0; x < 9; ++x) black_owned += f.estimate.ownership[static_cast<size_t>(Geometry(9).at(x, y).index())] > 0;
+  }
+  EXPECT_GT(black_owned, 50);
+  EXPECT_GT(f.black_area.size(), 40u);
+  EXPECT_FALSE(f.white_area.empty());
+  EXPECT_GT(f.score, 20) << "the score counts only the stones";
+  EXPECT_EQ(f.score, f.estimate.area_margin);
+  // Area counting: the points each side owns and its living stones, less komi.
+  auto final_game = replay_game(*record);
+  ASSERT_TRUE(final_game.ok());
+  double stones[2] = {0, 0};
+  for (int y = 0; y < 9; ++y) {
+    for (int x = 0; x < 9; ++x) {
+      const Vertex v = final_game->board().at(x, y);
+      const Color c = final_game->board().color(v);
+      if (c == Color::kEmpty || std::find(f.dead.begin(), f.dead.end(), v) != f.dead.end()) continue;
+      stones[c == Color::kBlack ? 0 : 1] += 1;
+    }
+  }
+  EXPECT_EQ(f.score, stones[0] + static_cast<double>(f.black_area.size()) - stones[1] -
+                         static_cast<double>(f.white_area.size()) - 7.5);
+  const std::string sgf = annotated_sgf(game, *record, *analysis, 0.1);
+  EXPECT_THAT(sgf, HasSubstr("Estimated result: Black leads by"));
+  EXPECT_THAT(sgf, HasSubstr("the game did not end"));
+  EXPECT_THAT(sgf, HasSubstr("TB["));
+  EXPECT_THAT(sgf, HasSubstr("TW["));
+  EXPECT_FALSE(analysis_json(*record, *analysis, {})["final"]["finished"].get<bool>());
 }
 
 // A game's analysis does not depend on what the analyzer did before (the ranks of `mpirun`

@@ -70,6 +70,12 @@ struct FinalAnalysis {
   EndEstimate estimate;
   std::vector<Vertex> dead;                 // stones estimated dead, in board order
   std::vector<Vertex> black_area, white_area;  // empty points and dead stones each side owns
+  /// The game ended with two passes: the areas are those the rules count (regions reaching
+  /// one colour only once the dead stones are removed). Otherwise (resigned, on time,
+  /// unfinished) the open points go to the side that owns them at the end of most of the
+  /// playouts (the sign of the mean ownership; seki liberties neutral), and the estimate's
+  /// margins are counted from those areas.
+  bool finished = false;
   /// The score by the record's counting: territory for Japanese and Korean rules, else area;
   /// Black - White - komi, points.
   double score = 0;

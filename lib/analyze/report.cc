@@ -62,7 +62,9 @@ nlohmann::json vertex_json(Vertex v, int size) { return to_gtp(v, size); }
 
 std::string final_comment(const GameRecord& record, const FinalAnalysis& f) {
   return "Estimated result: " + lead_text(f.score) + " (" + (f.territory_counting ? "territory" : "area") +
-         " counting, komi " + fixed(record.komi, 1) + "). Dead stones: " + points_text(f.dead, record.board_size) + ".";
+         " counting, komi " + fixed(record.komi, 1) +
+         (f.finished ? "" : "; the game did not end: each open point counted for the side that owns it in most playouts") +
+         "). Dead stones: " + points_text(f.dead, record.board_size) + ".";
 }
 
 }  // namespace
@@ -155,6 +157,7 @@ nlohmann::json analysis_json(const GameRecord& record, const GameAnalysis& analy
   nlohmann::json& fj = j["final"];
   fj["score"] = f.score;
   fj["counting"] = f.territory_counting ? "territory" : "area";
+  fj["finished"] = f.finished;
   fj["area_margin"] = f.estimate.area_margin;
   fj["territory_margin"] = f.estimate.territory_margin;
   fj["playouts"] = f.estimate.playouts;

@@ -28,7 +28,8 @@ std::string annotated_sgf(std::string_view original, const GameRecord& record, c
 /// The analysis as JSON: settings (copied), black, white, result, rules, board_size, komi,
 /// black_start (Black's win rate before move 1, 0..1), moves[{number, color, move (GTP),
 /// black_before, black_after, drop, mistake, best, best_winrate (the mover's), pv[], visits,
-/// guesser_rank, guesser_probability (null for passes)}], final{score, counting, area_margin,
+/// guesser_rank, guesser_probability (null for passes)}], final{score, counting, finished (two passes
+/// ended the game; else the open points were given by ownership: analyze.h), area_margin,
 /// territory_margin, dead[], black_area, white_area, ownership (rows from the top, +1 Black ..
 /// -1 White)}, players{B, W: {moves, mistakes, guesser_top1, guesser_mean_probability}}.
 nlohmann::json analysis_json(const GameRecord& record, const GameAnalysis& analysis, const nlohmann::json& settings);
