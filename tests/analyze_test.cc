@@ -342,7 +342,7 @@ std::string named_game(const std::string& black, const std::string& white, const
 }
 
 std::string quick_analyze(const std::string& inputs, const fs::path& out) {
-  return "analyze " + inputs + " --visits 20 --end-playouts 20 --policy rules --prior none --guesser uniform --no-plots --out " +
+  return "analyze " + inputs + " --visits 50 --end-playouts 20 --policy rules --prior none --guesser uniform --no-plots --out " +
          out.string();
 }
 
@@ -461,6 +461,28 @@ TEST(AnalyzeFolder, TwoRunsAtOnceKeepBothGames) {
   std::set<std::string> blacks;
   for (const char* file : {"g.json", "g-2.json"}) blacks.insert(read_json_file(out / file).value("black", ""));
   EXPECT_EQ(blacks, (std::set<std::string>{"Alpha", "Beta"}));
+}
+
+// A file cut short is repaired and reviewed, but never silently: a warning names the file and
+// what was wrong, and the game's JSON and the summary count it. Too few visits to mean anything
+// is a usage error (exit 2), before any work.
+TEST(AnalyzeCommand, WarnsAboutACutFileAndRefusesTooFewVisits) {
+  if (!fs::exists(HANE_BINARY)) GTEST_SKIP() << "hane not built: " << HANE_BINARY;
+  Scratch s("warnings");
+  std::ofstream(s.dir / "cut.sgf") << "(;GM[1]FF[4]SZ[9]KM[7.5]PB[Cut]PW[Short];B[ee];W[cc]";
+  const fs::path out = s.dir / "out";
+  const Outcome r = hane(quick_analyze((s.dir / "cut.sgf").string(), out), s.dir);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("warning: " + (s.dir / "cut.sgf").string()));
+  EXPECT_THAT(r.err, HasSubstr("missing ')'"));
+  const nlohmann::json game = read_json_file(out / "cut.json");
+  ASSERT_EQ(game["warnings"].size(), 1u);
+  EXPECT_EQ(read_json_file(out / "summary.json")["games_with_warnings"], 1);
+
+  const Outcome few = hane("analyze " + (s.dir / "cut.sgf").string() + " --visits 1 --out " + (s.dir / "few").string(), s.dir);
+  EXPECT_EQ(few.code, 2) << few.err;
+  EXPECT_THAT(few.err, HasSubstr("--visits 1: at least 50"));
+  EXPECT_FALSE(fs::exists(s.dir / "few"));
 }
 
 // The README's rows for `analyze` name exactly the options of `hane analyze --help` beyond the

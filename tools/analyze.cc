@@ -100,6 +100,8 @@ nlohmann::json game_files(const CorpusGame& g, const GameAnalysis& a, const Anal
   j["entry"] = g.entry;
   j["tree"] = g.tree;
   j["stem"] = stem;
+  j["warnings"] = nlohmann::json::array();
+  for (const RecordWarning& w : g.record.warnings) j["warnings"].push_back(w.kind + ": " + w.message);
   nlohmann::json files;
   files["stem"] = stem;
   files["sgf"] = annotated_sgf(g.text, g.record, a, f.analyze.mistake);
@@ -108,7 +110,18 @@ nlohmann::json game_files(const CorpusGame& g, const GameAnalysis& a, const Anal
   return files;
 }
 
+// The fewest root visits a review takes: a position's win rate from n simulations has a
+// standard error of up to 0.5 / sqrt(n), and a move's drop, the difference of two of them, up
+// to 0.5 * sqrt(2 / n): 0.1 at 50 visits, as large as the default --mistake. Below that the
+// mistakes marked would be noise.
+constexpr int64_t kMinVisits = 50;
+
 void run_analyze(AnalyzeFlags& f) {
+  if (f.analyze.visits < kMinVisits) {
+    throw UsageError("--visits " + std::to_string(f.analyze.visits) + ": at least " + std::to_string(kMinVisits) +
+                     " (a win rate from n visits is uncertain by up to 0.5/sqrt(n): below " + std::to_string(kMinVisits) +
+                     " the drop of a move is mostly noise)");
+  }
   CorpusOptions corpus_options = f.corpus.options();
   corpus_options.keep_text = true;  // the annotated SGF is the game as read, with the analysis added
   if (f.parallel == 0) f.parallel = thread_count(0);
@@ -129,6 +142,18 @@ void run_analyze(AnalyzeFlags& f) {
   print_corpus_summary(stats);
   print_rejections(stats);
   if (games.empty()) throw std::runtime_error("no games to analyse" + std::string(stats.rejected.empty() ? "" : " (see the rejections above)"));
+  // Games read with repairs (a file cut short, stray brackets...) are reviewed as read, and
+  // said so (rejected ones were named above); their JSON and the summary count them.
+  int64_t with_warnings = 0;
+  for (const CorpusGame& g : games) {
+    if (g.record.warnings.empty()) continue;
+    ++with_warnings;
+    if (!cluster::is_root()) continue;
+    for (const RecordWarning& w : g.record.warnings) {
+      std::fprintf(stderr, "hane: warning: %s: %s (%s); reviewed as read\n", game_name(g).c_str(), w.message.c_str(),
+                   w.kind.c_str());
+    }
+  }
   const nlohmann::json settings = settings_json(f.analyze);
 
   // Rank 0 names the games (the folder's register keeps each game's name from run to run) and
@@ -286,6 +311,7 @@ void run_analyze(AnalyzeFlags& f) {
   extra["last_run"] = {{"games", games.size()},
                        {"analysed", this_run.size()},
                        {"failed", failed},
+                       {"with_warnings", with_warnings},
                        {"left", games.size() - this_run.size() - static_cast<size_t>(failed)}};
   auto summary = folder->write_summary(extra);
   if (!summary.ok()) throw std::runtime_error(std::string(summary.status().message()));
@@ -313,7 +339,8 @@ void add_analyze_command(CLI::App& app) {
       "guesser's rank of the played move, mistakes; an annotated SGF (Sabaki's SBKV), JSON, win-rate graph and "
       "ownership map per game, and a summary.");
   add_corpus_flags(cmd, f.corpus, "all");
-  cmd->add_option("--visits", f.analyze.visits, "Root visits per position, those of the reused tree included")
+  cmd->add_option("--visits", f.analyze.visits,
+                  "Root visits per position, those of the reused tree included (" + std::to_string(kMinVisits) + "..10^8)")
       ->check(CLI::Range(int64_t{1}, int64_t{100000000}))
       ->capture_default_str();
   cmd->add_option("--mistake", f.analyze.mistake, "A move is a mistake when the mover's win rate drops by more than this (0..1)")
