@@ -236,6 +236,29 @@ TEST(Analyze, AResignedGameIsScoredFromTheOwnership) {
   EXPECT_FALSE(analysis_json(*record, *analysis, {})["final"]["finished"].get<bool>());
 }
 
+// On small boards the ownership map's title fits the picture (wrapped, the picture at least so
+// wide), and every line of it stays inside.
+TEST(Analyze, TheOwnershipMapsTitleFitsOnASmallBoard) {
+  auto record = read_game("(;GM[1]FF[4]SZ[5]KM[0.5]RU[Japanese];B[cc];W[bb])");
+  ASSERT_TRUE(record.ok());
+  auto analyzer = Analyzer::create(tiny_options());
+  ASSERT_TRUE(analyzer.ok());
+  auto analysis = (*analyzer)->analyze(*record);
+  ASSERT_TRUE(analysis.ok()) << analysis.status();
+  const std::string svg = ownership_svg(*record, *analysis);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(svg, m, std::regex("width=\"(\\d+)\"")));
+  const int width = std::stoi(m[1]);
+  int lines = 0;
+  const std::regex title("font-size=\"14\"[^>]*>([^<]*)<");
+  for (std::sregex_iterator it(svg.begin(), svg.end(), title), end; it != end; ++it) {
+    ++lines;
+    // About 7 pixels a character at 14 pixels in a sans-serif font; 8 to be safe.
+    EXPECT_LE(8 * static_cast<int>((*it)[1].length()), width - 8) << (*it)[1];
+  }
+  EXPECT_GE(lines, 2);
+}
+
 // A game's analysis does not depend on what the analyzer did before (the ranks of `mpirun`
 // and --parallel share games in any order): after another game it is the same as alone.
 TEST(Analyze, AGameIsAnalysedTheSameAfterAnotherGame) {

@@ -189,6 +189,30 @@ TEST(Tune, ResumeAfterKillAndInterruptGivesTheSameTrajectory) {
   fs::remove_all(parts);
 }
 
+// The report of a short run: the running Elo says why it is not measured yet (the first batch
+// starts at theta, where neither side is ahead), and the plots are drawn by util/plot.h, also
+// in a folder whose name holds a quote, with the legends below the curves.
+TEST(Tune, ShortRunReportAndPlots) {
+  const std::string dir = testing::temp_path("tune", "it's plots");
+  fs::remove_all(dir);
+  TuneOptions o = fake_tune(dir, 4);
+  o.plots = true;
+  auto out = run_tune(o, nullptr);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(out->report["games"], 4);
+  EXPECT_THAT(out->text, HasSubstr("running Elo: not measured yet"));
+  EXPECT_THAT(out->text, HasSubstr("theta was still at its start"));
+  EXPECT_THAT(out->text, ::testing::Not(HasSubstr("no game counted yet")));
+  if (std::system("gnuplot --version >/dev/null 2>&1") == 0) {
+    EXPECT_THAT(out->text, HasSubstr("plots: " + dir + "/theta-x.svg"));
+    EXPECT_TRUE(fs::exists(dir + "/theta-x.svg"));
+    EXPECT_TRUE(fs::exists(dir + "/elo.svg"));
+    std::ifstream script(dir + "/plots.gp");
+    EXPECT_THAT(std::string(std::istreambuf_iterator<char>(script), {}), HasSubstr("set key below"));
+  }
+  fs::remove_all(dir);
+}
+
 TEST(Tune, AgainstAnOpponentEachSidePlaysIt) {
   const std::string dir = testing::temp_path("tune", "against");
   fs::remove_all(dir);
@@ -271,6 +295,38 @@ TEST(TuneCommand, BadParametersAreUsageErrorsBeforeAnyGame) {
   fs::remove_all(dir);
 }
 
+
+// Ctrl-C: the run stops after the games in progress, says so and how to resume, and prints theta
+// so far as not finished, never as the tuned settings; exit 130.
+TEST(TuneCommand, CtrlCSaysItStoppedAndHowToResume) {
+  if (!fs::exists(HANE_BINARY)) GTEST_SKIP() << "hane not built";
+  const std::string dir = testing::temp_path("tune", "ctrlc");
+  const std::string out_file = testing::temp_path("tune", "ctrlc.out");
+  fs::remove_all(dir);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    if (!std::freopen(out_file.c_str(), "w", stdout) || !std::freopen("/dev/null", "w", stderr)) _exit(99);
+    const std::string engine = "f=gtp:'" + kFake + "' name=f seed={seed} sleep=5 tune={x}";
+    execl(HANE_BINARY, HANE_BINARY, "tune", "-e", engine.c_str(), "--param", "x=0.2:0:1:0.1:0.05", "--games", "400",
+          "--pairs", "2", "--size", "9", "--parallel", "1", "--no-plots", "--out", dir.c_str(), static_cast<char*>(nullptr));
+    _exit(98);
+  }
+  for (int i = 0; i < 6000 && result_lines(dir) < 6; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  kill(child, SIGINT);
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  std::ifstream in(out_file);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_THAT(text, HasSubstr("stopped (interrupted) after"));
+  EXPECT_THAT(text, HasSubstr("run the same command again to resume"));
+  EXPECT_THAT(text, HasSubstr("not finished; theta so far"));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("tuned:")));
+  fs::remove_all(dir);
+  fs::remove(out_file);
+}
 
 // The README's `tune` rows name exactly the options of `hane tune --help`.
 TEST(TuneCommand, ReadmeOptionsTableEqualsHelp) {

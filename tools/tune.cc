@@ -209,8 +209,13 @@ int run(const TuneFlags& f, const std::string& command_line) {
   std::string text = outcome->text;
   nlohmann::json report = outcome->report;
   if (cluster::is_root()) {
-    absl::StrAppend(&text, "\ntuned: -e ", base.name, "='", tuned, "'\n");
-    if (base.hane) absl::StrAppend(&text, "       hane gtp ", tuned.substr(5), "\n");
+    if (outcome->finished) {
+      absl::StrAppend(&text, "\ntuned: -e ", base.name, "='", tuned, "'\n");
+      if (base.hane) absl::StrAppend(&text, "       hane gtp ", tuned.substr(5), "\n");
+    } else {
+      // Not the tuned settings: where the run stopped (run_tune's text says how to resume).
+      absl::StrAppend(&text, "\nnot finished; theta so far: -e ", base.name, "='", tuned, "'\n");
+    }
     report["tuned_engine"] = tuned;
     report["start_engine"] = start;
   }

@@ -1,5 +1,6 @@
 #include "analyze/report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -59,6 +60,21 @@ std::vector<std::string> sgf_points(const std::vector<Vertex>& points, int size)
 }
 
 nlohmann::json vertex_json(Vertex v, int size) { return to_gtp(v, size); }
+
+// `text` in lines of at most `width` characters, broken at spaces.
+std::vector<std::string> wrapped(const std::string& text, size_t width) {
+  std::vector<std::string> lines(1);
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (!lines.back().empty() && lines.back().size() + 1 + word.size() > width) lines.emplace_back();
+    lines.back() += (lines.back().empty() ? "" : " ") + word;
+    start = end + 1;
+  }
+  return lines;
+}
 
 std::string final_comment(const GameRecord& record, const FinalAnalysis& f) {
   return "Estimated result: " + lead_text(f.score) + " (" + (f.territory_counting ? "territory" : "area") +
@@ -182,26 +198,37 @@ nlohmann::json analysis_json(const GameRecord& record, const GameAnalysis& analy
 std::string ownership_svg(const GameRecord& record, const GameAnalysis& analysis) {
   const int size = record.board_size;
   const Geometry g(size);
-  const int cell = 28, margin = 36, title = 30;
-  const int board_px = cell * (size - 1);
-  const int width = board_px + 2 * margin, height = board_px + 2 * margin + title;
   const FinalAnalysis& f = analysis.final_position;
+  // The title in lines that fit the picture, which is never narrower than kMinWidth (the board
+  // centred in it): on small boards a title of one line would be cut off.
+  constexpr int kMinWidth = 440, kCharPx = 8, kLinePx = 18;
+  const int cell = 28, margin = 36;
+  const int board_px = cell * (size - 1);
+  const int width = std::max(board_px + 2 * margin, kMinWidth);
+  const int left = (width - board_px) / 2;  // x of the first line
+  const std::string heading = "Estimated: " + lead_text(f.score) + " (" + (f.territory_counting ? "territory" : "area") +
+                              " counting, komi " + fixed(record.komi, 1) +
+                              (f.finished ? "" : "; the game did not end: open points by ownership") +
+                              "); dead stones crossed";
+  const std::vector<std::string> lines = wrapped(heading, static_cast<size_t>((width - 16) / kCharPx));
+  const int title = 12 + kLinePx * static_cast<int>(lines.size());
+  const int height = board_px + 2 * margin + title;
   // The final board again (the analysis keeps only the figures).
   auto game = replay_game(record);
   std::string s;
   auto add = [&s](const std::string& text) { s += text; };
-  auto px = [&](int i) { return std::to_string(margin + cell * i); };
+  auto px = [&](int i) { return std::to_string(left + cell * i); };
   auto py = [&](int i) { return std::to_string(title + margin + cell * i); };
   add("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
   add("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" +
       std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) + "\">\n");
   add("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
-  add("<rect x=\"" + std::to_string(margin / 2) + "\" y=\"" + std::to_string(title + margin / 2) + "\" width=\"" +
+  add("<rect x=\"" + std::to_string(left - margin / 2) + "\" y=\"" + std::to_string(title + margin / 2) + "\" width=\"" +
       std::to_string(board_px + margin) + "\" height=\"" + std::to_string(board_px + margin) + "\" fill=\"#dcb35c\"/>\n");
-  const std::string heading = "Estimated: " + lead_text(f.score) + " (" + (f.territory_counting ? "territory" : "area") +
-                              ", komi " + fixed(record.komi, 1) + "); dead stones crossed";
-  add("<text x=\"" + std::to_string(width / 2) + "\" y=\"20\" font-family=\"sans-serif\" font-size=\"14\" "
-      "text-anchor=\"middle\">" + heading + "</text>\n");
+  for (size_t k = 0; k < lines.size(); ++k) {
+    add("<text x=\"" + std::to_string(width / 2) + "\" y=\"" + std::to_string(20 + kLinePx * static_cast<int>(k)) +
+        "\" font-family=\"sans-serif\" font-size=\"14\" text-anchor=\"middle\">" + lines[k] + "</text>\n");
+  }
   for (int i = 0; i < size; ++i) {
     add("<line x1=\"" + px(0) + "\" y1=\"" + py(i) + "\" x2=\"" + px(size - 1) + "\" y2=\"" + py(i) +
         "\" stroke=\"#000000\" stroke-width=\"1\"/>\n");
@@ -210,7 +237,7 @@ std::string ownership_svg(const GameRecord& record, const GameAnalysis& analysis
     const std::string column = to_gtp(g.at(i, 0), size).substr(0, 1);
     add("<text x=\"" + px(i) + "\" y=\"" + std::to_string(title + margin - cell / 2 - 4) +
         "\" font-family=\"sans-serif\" font-size=\"11\" text-anchor=\"middle\">" + column + "</text>\n");
-    add("<text x=\"" + std::to_string(margin - cell / 2 - 4) + "\" y=\"" + std::to_string(title + margin + cell * i + 4) +
+    add("<text x=\"" + std::to_string(left - cell / 2 - 4) + "\" y=\"" + std::to_string(title + margin + cell * i + 4) +
         "\" font-family=\"sans-serif\" font-size=\"11\" text-anchor=\"end\">" + std::to_string(size - i) + "</text>\n");
   }
   std::vector<int8_t> dead(static_cast<size_t>(g.num_vertices()), 0);
@@ -230,15 +257,15 @@ std::string ownership_svg(const GameRecord& record, const GameAnalysis& analysis
       const double o = i < f.estimate.ownership.size() ? f.estimate.ownership[i] : 0.0;
       if ((c == Color::kEmpty || dead[i]) && std::abs(o) > 0.05) {
         const double side = std::abs(o) * cell * 0.6;
-        add("<rect x=\"" + fixed(margin + cell * x - side / 2, 1) + "\" y=\"" + fixed(title + margin + cell * y - side / 2, 1) +
+        add("<rect x=\"" + fixed(left + cell * x - side / 2, 1) + "\" y=\"" + fixed(title + margin + cell * y - side / 2, 1) +
             "\" width=\"" + fixed(side, 1) + "\" height=\"" + fixed(side, 1) + "\" fill=\"" +
             (o > 0 ? "#000000" : "#ffffff") + "\" stroke=\"#555555\" stroke-width=\"0.5\"/>\n");
       }
       if (dead[i]) {
         const int d = cell / 3;
         for (const int sign : {1, -1}) {
-          add("<line x1=\"" + std::to_string(margin + cell * x - d) + "\" y1=\"" +
-              std::to_string(title + margin + cell * y - sign * d) + "\" x2=\"" + std::to_string(margin + cell * x + d) +
+          add("<line x1=\"" + std::to_string(left + cell * x - d) + "\" y1=\"" +
+              std::to_string(title + margin + cell * y - sign * d) + "\" x2=\"" + std::to_string(left + cell * x + d) +
               "\" y2=\"" + std::to_string(title + margin + cell * y + sign * d) +
               "\" stroke=\"#cc3311\" stroke-width=\"2\"/>\n");
         }

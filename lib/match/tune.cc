@@ -20,6 +20,7 @@
 #include "match/result.h"
 #include "match/schedule.h"
 #include "match/stats.h"
+#include "util/plot.h"
 #include "util/progress.h"
 
 namespace hane {
@@ -86,7 +87,8 @@ struct BatchRow {
   Wdl ahead;                          // direct: the ahead engine's games (when orient != 0)
   Wdl vs_against;                     // against: plus's and minus's games against the opponent
   double elo = 0, elo_lo = 0, elo_hi = 0, score = 0.5;
-  int64_t window_games = 0;
+  int64_t window_games = 0;    // games behind the running Elo
+  int64_t window_batches = 0;  // the batches it looks at
 };
 
 void add_points(Wdl& w, double pts) {
@@ -112,6 +114,7 @@ void running_elo(std::vector<BatchRow>& rows, bool against) {
   last.elo_lo = clamp(elo_from_score(ci.lo), -800);
   last.elo_hi = clamp(elo_from_score(ci.hi), 800);
   last.window_games = sum.games();
+  last.window_batches = static_cast<int64_t>(w);
 }
 
 std::string elo_meaning(bool against) {
@@ -394,8 +397,12 @@ absl::StatusOr<TuneOutcome> run_tune(const TuneOptions& o, const std::atomic<boo
     const BatchRow& last = rows.back();
     if (last.window_games == 0) {
       // Without --against, a batch counts only once theta has left its start (before that no
-      // side is "ahead").
-      absl::StrAppendFormat(&t, "\nrunning Elo: no game counted yet (%s)\n", elo_meaning(against));
+      // side is "ahead"); every game may be void too.
+      absl::StrAppendFormat(&t, "\nrunning Elo: not measured yet: none of the games of the last %d batch%s counts for it (%s)\n",
+                            last.window_batches, last.window_batches == 1 ? "" : "es",
+                            against ? "every one was void"
+                                    : "theta was still at its start there, so neither perturbed engine was ahead; "
+                                      "the steps counted every game");
     } else {
       absl::StrAppendFormat(&t, "\nrunning Elo %+.0f [%+.0f, %+.0f] over %d games: %s\n", last.elo, last.elo_lo,
                             last.elo_hi, last.window_games, elo_meaning(against));
@@ -419,46 +426,47 @@ absl::StatusOr<TuneOutcome> run_tune(const TuneOptions& o, const std::atomic<boo
     if (absl::Status s = store->write_file("trajectory.dat", f.str()); !s.ok()) return s;
   }
   if (o.plots) {
-    if (std::system("gnuplot --version >/dev/null 2>&1") != 0) {
-      t += "\nplots: gnuplot not found, skipped (data in " + data + "; Debian package gnuplot-nox)\n";
+    // The legends go below the plots, never over the curves.
+    std::ostringstream f;
+    std::vector<std::string> files;
+    f << "set terminal svg size 800,540 dynamic background '#ffffff'\nset key below horizontal\nset grid\n"
+      << "set xlabel 'game pairs'\n";
+    for (size_t i = 0; i < n; ++i) {
+      const std::string file = o.out_dir + "/theta-" + file_part(o.params[i].key) + ".svg";
+      files.push_back(file);
+      const int col = 6 + 3 * static_cast<int>(i);
+      f << "set output " << gnuplot_quote(file) << "\n"
+        << "set title " << gnuplot_quote("SPSA: " + o.params[i].key + " (theta, and the values played: theta +- c_k)")
+        << " noenhanced\n"
+        << "set ylabel " << gnuplot_quote(o.params[i].key) << " noenhanced\nset yrange [" << o.params[i].min << ":"
+        << o.params[i].max << "]\n"
+        << "plot " << gnuplot_quote(data) << " using 1:" << col + 1 << ":" << col + 2
+        << " with filledcurves fs transparent solid 0.2 lc rgb '#4477aa' title 'theta +- c_k', "
+        << "'' using 1:" << col << " with lines lw 2 lc rgb '#224488' title 'theta', " << o.params[i].start
+        << " with lines lc rgb '#888888' title 'start'\n";
+    }
+    const std::string file = o.out_dir + "/elo.svg";
+    files.push_back(file);
+    f << "set output " << gnuplot_quote(file) << "\nset autoscale y\n"
+      << "set title "
+      << gnuplot_quote((against ? "running Elo against " + o.against->name : std::string("running Elo: ahead vs behind")) +
+                       " (last quarter of the batches, 95% Wilson interval)")
+      << " noenhanced\nset ylabel 'Elo'\n"
+      << "plot " << gnuplot_quote(data) << " every ::1 using 1:4:5 with filledcurves fs transparent solid 0.25 lc rgb "
+      << "'#4477aa' title '95% interval', '' every ::1 using 1:3 with lines lw 2 lc rgb '#224488' title 'Elo', 0 with "
+      << "lines lc rgb '#888888' notitle\n";
+    if (const std::string problem = run_gnuplot(o.out_dir + "/plots.gp", f.str()); !problem.empty()) {
+      t += "\nplots: not drawn: " + problem + " (data in " + data + ")\n";
     } else {
-      const std::string script = o.out_dir + "/plots.gp";
-      std::vector<std::string> files;
-      {
-        std::ofstream f(script);
-        f << "set terminal svg size 800,500 dynamic background '#ffffff'\nset key top left\nset grid\n"
-          << "set xlabel 'game pairs'\n";
-        for (size_t i = 0; i < n; ++i) {
-          const std::string file = o.out_dir + "/theta-" + file_part(o.params[i].key) + ".svg";
-          files.push_back(file);
-          const int col = 6 + 3 * static_cast<int>(i);
-          f << "set output '" << file << "'\n"
-            << "set title 'SPSA: " << o.params[i].key << " (theta, and the values played: theta +- c_k)'\n"
-            << "set ylabel '" << o.params[i].key << "'\nset yrange [" << o.params[i].min << ":" << o.params[i].max << "]\n"
-            << "plot '" << data << "' using 1:" << col + 1 << ":" << col + 2
-            << " with filledcurves fs transparent solid 0.2 lc rgb '#4477aa' title 'theta +- c_k', "
-            << "'' using 1:" << col << " with lines lw 2 lc rgb '#224488' title 'theta', " << o.params[i].start
-            << " with lines lc rgb '#888888' title 'start'\n";
-        }
-        const std::string file = o.out_dir + "/elo.svg";
-        files.push_back(file);
-        f << "set output '" << file << "'\nset autoscale y\nset key top right\n"
-          << "set title '" << (against ? "running Elo against " + o.against->name : std::string("running Elo: ahead vs behind"))
-          << " (last quarter of the batches, 95% Wilson interval)'\nset ylabel 'Elo'\n"
-          << "plot '" << data << "' every ::1 using 1:4:5 with filledcurves fs transparent solid 0.25 lc rgb '#4477aa' "
-          << "title '95% interval', '' every ::1 using 1:3 with lines lw 2 lc rgb '#224488' title 'Elo', 0 with lines "
-          << "lc rgb '#888888' notitle\n";
-      }
-      if (std::system(("gnuplot '" + script + "' 2>'" + o.out_dir + "/gnuplot.log'").c_str()) != 0) {
-        t += "\nplots: gnuplot failed (see " + o.out_dir + "/gnuplot.log)\n";
-      } else {
-        t += "\nplots:";
-        for (const std::string& file : files) t += " " + file;
-        t += "\n";
-      }
+      t += "\nplots:";
+      for (const std::string& name : files) t += " " + name;
+      t += "\n";
     }
   }
-  if (out.interrupted) t += "\ninterrupted: run the same command again to resume\n";
+  if (out.interrupted) {
+    absl::StrAppendFormat(&t, "\nstopped (interrupted) after %d of %d batches: run the same command again to resume\n",
+                          rows.size(), batches);
+  }
   if (absl::Status s = store->write_file("report.json", r.dump(2) + "\n"); !s.ok()) return s;
   if (absl::Status s = store->write_file("report.txt", t); !s.ok()) return s;
   return out;
