@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -88,9 +89,11 @@ TEST(Analyze, MarksTheBlunderAndTheSgfAndJsonAgree) {
   EXPECT_LT(blunder.black_after, 0.4);
   // White's capture only gains.
   EXPECT_FALSE(analysis->moves[1].mistake);
-  for (size_t i = 0; i + 1 < analysis->moves.size(); ++i) {
-    EXPECT_EQ(analysis->moves[i].black_after, analysis->moves[i + 1].black_before);
-  }
+  // From White's capture on the game is White's: Black's win rate stays low to the end, and the
+  // final count (43 black stones captured) gives White the game.
+  for (size_t i = 1; i < analysis->moves.size(); ++i) EXPECT_LT(analysis->moves[i].black_after, 0.3) << "move " << i + 1;
+  EXPECT_TRUE(analysis->final_position.finished);
+  EXPECT_LT(analysis->final_position.score, -20);
   EXPECT_GE(analysis->moves[0].visits, 200);
 
   // The annotated copy reads back as the same game, with SBKV at the root and every move.
@@ -508,8 +511,46 @@ TEST(AnalyzeCommand, WarnsAboutACutFileAndRefusesTooFewVisits) {
   EXPECT_FALSE(fs::exists(s.dir / "few"));
 }
 
+// Analyze takes the engine options of hane gtp (so settings a match or a tuning run chose review
+// games: here a tuned --prior-weight and a --policy-set), kept in each game's settings; a bad
+// engine setting is the usage error (exit 2) it is for hane gtp, before any work.
+TEST(AnalyzeCommand, TakesTheEngineOptionsOfGtp) {
+  if (!fs::exists(HANE_BINARY)) GTEST_SKIP() << "hane not built: " << HANE_BINARY;
+  Scratch s("engine");
+  std::ofstream(s.dir / "g.sgf") << named_game("Tuned", "Other", ";B[ee];W[cc]");
+  const fs::path out = s.dir / "out";
+  const Outcome r = hane(quick_analyze((s.dir / "g.sgf").string(), out) +
+                             " --prior-weight 20 --rave-equiv 300 --policy-set rules.capture=0.8 --threads 1",
+                         s.dir);
+  EXPECT_EQ(r.code, 0) << r.err;
+  const nlohmann::json settings = read_json_file(out / "g.json")["settings"];
+  EXPECT_EQ(settings["engine"]["prior-weight"], nlohmann::json::array({"20"})) << settings.dump();
+  EXPECT_EQ(settings["engine"]["policy-set"], nlohmann::json::array({"rules.capture=0.8"})) << settings.dump();
+  for (const std::string bad : {"--policy bogus", "--policy softmax", "--prior no-such.model", "--guesser no-such.model",
+                                "--policy-set rules.bogus=1", "--policy-set softmax.temperature=2", "--playouts 10"}) {
+    const Outcome e = hane("analyze " + (s.dir / "g.sgf").string() + " " + bad + " --out " + (s.dir / "bad").string(), s.dir);
+    EXPECT_EQ(e.code, 2) << bad << ": " << e.err;
+  }
+  EXPECT_FALSE(fs::exists(s.dir / "bad"));
+}
+
+// The options of a command's --help by group ("OPTIONS", "Engine"...), without --help.
+std::map<std::string, std::set<std::string>> options_by_group(const std::string& help) {
+  std::map<std::string, std::set<std::string>> out;
+  std::string group;
+  static const std::regex option("^\\s+(?:-[a-z],)?(--[a-z-]+)");
+  std::istringstream lines(help);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line[0] != ' ' && line.back() == ':') group = line.substr(0, line.size() - 1);
+    std::smatch m;
+    if (std::regex_search(line, m, option) && m[1] != "--help") out[group].insert(m[1]);
+  }
+  return out;
+}
+
 // The README's rows for `analyze` name exactly the options of `hane analyze --help` beyond the
-// corpus options, with the same defaults.
+// corpus options and the engine options, with the same defaults; the engine options are all
+// of `hane gtp`'s (its --quiet is the corpus's).
 TEST(AnalyzeCommand, ReadmeTableEqualsHelp) {
   if (!fs::exists(HANE_BINARY)) GTEST_SKIP() << "hane not built: " << HANE_BINARY;
   std::ifstream readme(std::string(HANE_TEST_DATA_DIR) + "/../../README.md");
@@ -520,22 +561,30 @@ TEST(AnalyzeCommand, ReadmeTableEqualsHelp) {
     if (line.starts_with("| `analyze` |")) in_rows = true;
     else if (in_rows && !line.starts_with("| |")) break;
     if (!in_rows) continue;
-    static const std::regex option("`(--[a-z-]+)");
-    const std::string cell = line.substr(line.find('|', 2) + 1);
+    static const std::regex option("^ *`(--[a-z-]+)");
+    const size_t first = line.find('|', 2);
+    const std::string cell = line.substr(first + 1, line.find('|', first + 1) - first - 1);
     std::smatch m;
     if (std::regex_search(cell, m, option)) documented.insert(m[1]);
   }
   const fs::path dir = fs::temp_directory_path();
   const Outcome help = hane("analyze --help", dir);
   ASSERT_EQ(help.code, 0);
+  const Outcome gtp_help = hane("gtp --help", dir);
+  ASSERT_EQ(gtp_help.code, 0);
+  std::map<std::string, std::set<std::string>> groups = options_by_group(help.out);
+  std::set<std::string> engine = options_by_group(gtp_help.out)["Engine"];
+  engine.erase("--quiet");
+  EXPECT_EQ(groups["Engine"], engine);
+  EXPECT_TRUE(groups["Engine"].contains("--prior-weight"));
   std::set<std::string> corpus = {"--size", "--min-rank", "--handicap", "--min-moves", "--exclude-bots", "--bots",
-                                  "--split", "--strict", "--no-dedup", "--threads", "--max-games", "--quiet", "--help"};
+                                  "--split", "--strict", "--no-dedup", "--max-games", "--quiet"};
   std::set<std::string> offered;
-  static const std::regex option("^\\s+(?:-[a-z],)?(--[a-z-]+)");
-  std::istringstream lines(help.out);
-  for (std::string line; std::getline(lines, line);) {
-    std::smatch m;
-    if (std::regex_search(line, m, option) && !corpus.count(m[1])) offered.insert(m[1]);
+  for (const auto& [group, options] : groups) {
+    if (group == "Engine") continue;
+    for (const std::string& o : options) {
+      if (!corpus.contains(o)) offered.insert(o);
+    }
   }
   EXPECT_EQ(documented, offered);
 }

@@ -32,22 +32,41 @@ namespace {
 
 struct AnalyzeFlags {
   CorpusFlags corpus;
+  /// The engine options of `hane gtp` (engine_options.h), so that the settings a match or a
+  /// tuning run chose review games as they play; read into `analyze` by run_analyze.
+  EngineFlags engine;
   AnalyzeOptions analyze;
   std::string out = "analysis";
   int parallel = 1;
   bool no_plots = false;
-  bool default_policy = true, default_prior = true, default_guesser = true;
+  bool default_guesser = true;
+  CLI::App* command = nullptr;  // for the engine options given (settings_json)
 };
 
-nlohmann::json settings_json(const AnalyzeOptions& o) {
+// What a game's analysis depends on, kept in its JSON: a rerun with the same settings skips it.
+nlohmann::json settings_json(const AnalyzeFlags& f) {
+  const AnalyzeOptions& o = f.analyze;
   nlohmann::json s;
   s["visits"] = o.visits;
+  if (o.playouts > 0) s["playouts"] = o.playouts;
+  if (o.seconds > 0) s["seconds"] = o.seconds;
   s["mistake"] = o.mistake;
   s["policy"] = o.search.policy;
   s["prior"] = o.search.prior;
   s["guesser"] = o.guesser;
   s["seed"] = o.search.seed;
   s["end_playouts"] = o.end_playouts;
+  // Every other engine option given, as given.
+  const std::vector<CLI::Option*> options = f.command ? f.command->get_options() : std::vector<CLI::Option*>{};
+  for (const CLI::Option* opt : options) {
+    if (opt->get_group() != "Engine" || opt->count() == 0 || opt->get_lnames().empty()) continue;
+    const std::string name = opt->get_lnames()[0];
+    if (name == "visits" || name == "playouts" || name == "policy" || name == "prior" || name == "seed" ||
+        name == "end-playouts") {
+      continue;
+    }
+    s["engine"][name] = opt->results();
+  }
   return s;
 }
 
@@ -74,8 +93,8 @@ std::unique_ptr<Analyzer> make_analyzer(AnalyzeFlags& f, bool warn) {
   // what was asked for.
   AnalyzeOptions o = f.analyze;
   if (f.default_guesser) o.guesser = "none";
-  if (f.default_prior) o.search.prior = "none";
-  if (f.default_policy) o.search.policy = "rules";
+  if (f.engine.default_prior) o.search.prior = "none";
+  if (f.engine.default_policy) o.search.policy = "rules";
   auto fallback = Analyzer::create(o);
   if (!fallback.ok()) throw std::runtime_error(std::string(a.status().message()));
   if (warn && cluster::is_root()) {
@@ -94,7 +113,7 @@ std::string game_name(const CorpusGame& g) {
 
 // What one game's analysis leaves, as the text of its files (so that rank 0 writes them).
 nlohmann::json game_files(const CorpusGame& g, const GameAnalysis& a, const AnalyzeFlags& f, const std::string& stem) {
-  nlohmann::json j = analysis_json(g.record, a, settings_json(f.analyze));
+  nlohmann::json j = analysis_json(g.record, a, settings_json(f));
   j["game_hash"] = std::to_string(g.hash);
   j["source"] = g.source;
   j["entry"] = g.entry;
@@ -116,12 +135,33 @@ nlohmann::json game_files(const CorpusGame& g, const GameAnalysis& a, const Anal
 // mistakes marked would be noise.
 constexpr int64_t kMinVisits = 50;
 
-void run_analyze(AnalyzeFlags& f) {
-  if (f.analyze.visits < kMinVisits) {
-    throw UsageError("--visits " + std::to_string(f.analyze.visits) + ": at least " + std::to_string(kMinVisits) +
+constexpr int64_t kDefaultVisits = 1000;
+
+// The engine options read into f.analyze, after the checks of the command line (UsageError,
+// exit 2, before anything loads).
+void read_engine_options(AnalyzeFlags& f) {
+  const gtp::EngineOptions engine = checked_engine_options(f.engine);
+  f.analyze.search = engine.search;
+  f.analyze.visits = engine.visits;
+  f.analyze.playouts = engine.playouts;
+  f.analyze.seconds = engine.time_per_move;
+  if (engine.visits == 0 && engine.playouts == 0 && engine.time_per_move == 0) f.analyze.visits = kDefaultVisits;
+  f.analyze.end_playouts = engine.end_playouts;
+  for (const auto& [name, n] : {std::pair{"--visits", f.analyze.visits}, {"--playouts", f.analyze.playouts}}) {
+    if (n == 0 || n >= kMinVisits) continue;
+    throw UsageError(std::string(name) + " " + std::to_string(n) + ": at least " + std::to_string(kMinVisits) +
                      " (a win rate from n visits is uncertain by up to 0.5/sqrt(n): below " + std::to_string(kMinVisits) +
                      " the drop of a move is mostly noise)");
   }
+  std::error_code ec;
+  const std::string& g = f.analyze.guesser;
+  if (!f.default_guesser && g != "none" && g != "uniform" && !std::filesystem::exists(g, ec)) {
+    throw UsageError("--guesser " + g + ": no such model file (or none)");
+  }
+}
+
+void run_analyze(AnalyzeFlags& f) {
+  read_engine_options(f);
   CorpusOptions corpus_options = f.corpus.options();
   corpus_options.keep_text = true;  // the annotated SGF is the game as read, with the analysis added
   if (f.parallel == 0) f.parallel = thread_count(0);
@@ -154,7 +194,7 @@ void run_analyze(AnalyzeFlags& f) {
                    w.kind.c_str());
     }
   }
-  const nlohmann::json settings = settings_json(f.analyze);
+  const nlohmann::json settings = settings_json(f);
 
   // Rank 0 names the games (the folder's register keeps each game's name from run to run) and
   // knows what is finished (only it needs the folder); it tells the others.
@@ -328,45 +368,41 @@ void run_analyze(AnalyzeFlags& f) {
 void add_analyze_command(CLI::App& app) {
   auto flags = std::make_shared<AnalyzeFlags>();
   AnalyzeFlags& f = *flags;
-  const gtp::EngineOptions engine = gtp::default_engine_options(patterns_dir());
-  f.analyze.search = engine.search;
-  f.analyze.search.threads = 1;
   f.analyze.guesser = patterns_dir() + "/kgs-tree.model";
   f.corpus.board_size = 0;
   CLI::App* cmd = app.add_subcommand(
       "analyze",
       "Review games with the engine: win rates before and after every move, best move and its variation, the "
-      "guesser's rank of the played move, mistakes; an annotated SGF (Sabaki's SBKV), JSON, win-rate graph and "
-      "ownership map per game, and a summary.");
-  add_corpus_flags(cmd, f.corpus, "all");
-  cmd->add_option("--visits", f.analyze.visits,
-                  "Root visits per position, those of the reused tree included (" + std::to_string(kMinVisits) + "..10^8)")
-      ->check(CLI::Range(int64_t{1}, int64_t{100000000}))
-      ->capture_default_str();
+      "guesser's rank of the played move, mistakes; the game's SGF with the analysis added (Sabaki's SBKV), JSON, "
+      "win-rate graph and ownership map per game, and a summary of every game in the output folder. Takes every "
+      "engine option of hane gtp (--threads: search threads per game).");
+  f.command = cmd;
+  // The corpus's --threads and --quiet give way to the engine's --threads (search threads per
+  // game, as in hane gtp) and a --quiet of the same meaning; games are read on every core.
+  add_corpus_flags(cmd, f.corpus, "all", false);
   cmd->add_option("--mistake", f.analyze.mistake, "A move is a mistake when the mover's win rate drops by more than this (0..1)")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   cmd->add_option("--out,-o", f.out,
                   "Output folder: new, empty or analyze's own (analyze.json); runs add up, a rerun resumes")
       ->capture_default_str();
-  cmd->add_option("--parallel,-p", f.parallel, "Games analysed at once, one search thread each; 0: one per core")
+  cmd->add_option("--parallel,-p", f.parallel, "Games analysed at once, each with --threads search threads; 0: one per core")
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
   cmd->add_option_function<std::string>(
          "--guesser", [&f](const std::string& v) { f.analyze.guesser = v, f.default_guesser = false; },
          "Guesser model that ranks each played move, or none (default PATTERNS/kgs-tree.model)");
-  cmd->add_option_function<std::string>(
-         "--policy", [&f](const std::string& v) { f.analyze.search.policy = v, f.default_policy = false; },
-         "Playout policy: uniform, rules, softmax:MODEL, guesser:MODEL (default rules)");
-  cmd->add_option_function<std::string>(
-         "--prior", [&f](const std::string& v) { f.analyze.search.prior = v, f.default_prior = false; },
-         "Guesser model for the priors of new tree nodes, or none (default PATTERNS/kgs-tree.model)");
-  cmd->add_option("--seed", f.analyze.search.seed, "Seed of the search's random numbers")->capture_default_str();
-  cmd->add_option("--end-playouts", f.analyze.end_playouts, "Playouts behind the final ownership, dead stones and score")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
   cmd->add_flag("--no-plots", f.no_plots, "Draw no win-rate graphs with gnuplot");
-  cmd->callback([flags] { run_analyze(*flags); });
+  add_engine_options(cmd, f.engine, false);
+  // The budget per position: --visits, default 1000 (engine_options.h has no default visits).
+  cmd->get_option("--visits")->description("Root visits per position, the reused tree's included (default " +
+                                           std::to_string(kDefaultVisits) + ", at least " + std::to_string(kMinVisits) +
+                                           "); with --playouts or --time-per-move too, the first limit reached stops");
+  cmd->callback([flags] {
+    flags->corpus.threads = 0;
+    flags->engine.quiet = flags->corpus.quiet;
+    run_analyze(*flags);
+  });
 }
 
 }  // namespace hane::tools

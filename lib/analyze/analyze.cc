@@ -141,7 +141,12 @@ Analyzer::Analyzer(const AnalyzeOptions& options, std::unique_ptr<Search> search
 Analyzer::~Analyzer() = default;
 
 absl::StatusOr<std::unique_ptr<Analyzer>> Analyzer::create(const AnalyzeOptions& options) {
-  if (options.visits < 1) return absl::InvalidArgumentError("visits: at least 1");
+  if (options.visits < 0 || options.playouts < 0 || !(options.seconds >= 0)) {
+    return absl::InvalidArgumentError("visits, playouts and seconds: at least 0");
+  }
+  if (options.visits == 0 && options.playouts == 0 && options.seconds == 0) {
+    return absl::InvalidArgumentError("no budget: visits, playouts or seconds");
+  }
   if (!(options.mistake >= 0 && options.mistake <= 1)) return absl::InvalidArgumentError("mistake: 0..1");
   if (options.end_playouts < 1) return absl::InvalidArgumentError("end playouts: at least 1");
   SearchOptions s = options.search;
@@ -162,6 +167,8 @@ SearchResult Analyzer::search_to_budget(const Game& game, Color to_play) {
   // `-t =N` counts).
   SearchLimits limits;
   limits.visits = options_.visits;
+  limits.playouts = options_.playouts;
+  limits.seconds = options_.seconds;
   return search_->search(game, to_play, limits);
 }
 

@@ -32,8 +32,11 @@ namespace hane {
 struct AnalyzeOptions {
   /// The engine: policy, prior, seed, knobs (threads: per game).
   SearchOptions search;
-  /// Root visits per position, reused ones included (>= 1).
+  /// The budget per position, the first limit reached stopping the search (0: none; at least
+  /// one must be set): root visits, reused ones included; new simulations; seconds.
   int64_t visits = 1000;
+  int64_t playouts = 0;
+  double seconds = 0;
   /// A move is a mistake when the mover's win rate drops by more than this (0..1).
   double mistake = 0.1;
   /// Playouts behind the final ownership, dead stones and score (>= 1).
