@@ -300,6 +300,10 @@ TEST(MatchRun, TournamentGoesOnAfterFaultsAndReports) {
   ASSERT_TRUE(j.contains("sprt"));
   EXPECT_EQ(j["sprt"]["elo_model"], "logistic");
   EXPECT_NEAR(j["sprt"]["upper"].get<double>(), 2.944439, 1e-6);
+  // Three pairs cannot decide (23 won pairs would): every game is played and the test ended
+  // undecided, which the text says so, not "continue".
+  EXPECT_EQ(j["sprt"]["decision"], "continue");
+  EXPECT_NE(out->text.find("-> undecided: every scheduled game was played"), std::string::npos) << out->text;
   for (const char* k : {"cores", "load_average_start", "started"}) EXPECT_TRUE(j["provenance"].contains(k)) << k;
   expect_results_and_sgf_agree(dir, 6);
   // Seeds reach engines whose command holds {seed}: a's games all differ.

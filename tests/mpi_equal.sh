@@ -110,8 +110,8 @@ check "tune steps" one-tune.steps.txt two-tune.steps.txt
 check "tuned settings" one-tune.txt two-tune.txt
 
 # 5. Analysis of the match's games: every game's JSON and the summary.
-"$hane" analyze one/sgf --visits 20 --end-playouts 20 --quiet --no-plots --out one-analysis > /dev/null
-"${run2[@]}" "$hane" analyze one/sgf --visits 20 --end-playouts 20 --quiet --no-plots --out two-analysis > /dev/null
+"$hane" analyze one/sgf --visits 50 --end-playouts 20 --quiet --no-plots --out one-analysis > /dev/null
+"${run2[@]}" "$hane" analyze one/sgf --visits 50 --end-playouts 20 --quiet --no-plots --out two-analysis > /dev/null
 cat one-analysis/*.json > one-analysis.txt
 cat two-analysis/*.json > two-analysis.txt
 check "analyze" one-analysis.txt two-analysis.txt

@@ -194,4 +194,44 @@ TEST(PlayTerminal, BothPassScoresAndShowsDeadStones) {
   std::filesystem::remove(sgf);
 }
 
+// --sgf naming a file that exists is refused before the game (exit 2) and the file is kept; a
+// file made under that name during the game is kept too, and the game saved to a new name.
+TEST(PlayTerminal, NeverWritesOverAnSgfFile) {
+  if (!std::filesystem::exists(HANE_BINARY)) GTEST_SKIP() << HANE_BINARY << " is not built";
+  const std::string sgf = hane::testing::temp_path("play", "kept.sgf");
+  std::ofstream(sgf) << "(;GM[1]C[my game])";
+  {
+    Terminal t({HANE_BINARY, "play", "--size", "5", "--playouts", "50", "--policy", "uniform", "--prior", "none", "--sgf", sgf});
+    ASSERT_TRUE(t.started());
+    EXPECT_NE(t.wait_for("exists").find("--sgf"), std::string::npos);
+    EXPECT_EQ(t.exit_code(), 2);
+  }
+  std::stringstream kept;
+  kept << std::ifstream(sgf).rdbuf();
+  EXPECT_EQ(kept.str(), "(;GM[1]C[my game])");
+  std::filesystem::remove(sgf);
+
+  const std::string second = hane::testing::temp_path("play", "second-2.sgf");
+  const std::string later = hane::testing::temp_path("play", "second.sgf");
+  std::filesystem::remove(second);
+  Terminal t({HANE_BINARY, "play", "--size", "5", "--playouts", "50", "--policy", "uniform", "--prior", "none", "--sgf", later});
+  ASSERT_TRUE(t.started());
+  t.wait_for("Black to play> ");
+  std::ofstream(later) << "(;GM[1]C[made meanwhile])";
+  t.type("c3");
+  t.wait_for("Black to play> ");
+  t.type("quit");
+  const std::string screen = t.wait_for("Saved the game to ");
+  EXPECT_NE(screen.find("was made during the game and is left as it is"), std::string::npos) << screen;
+  t.wait_for("second-2.sgf");
+  EXPECT_EQ(t.exit_code(), 0);
+  std::stringstream meanwhile, game;
+  meanwhile << std::ifstream(later).rdbuf();
+  game << std::ifstream(second).rdbuf();
+  EXPECT_EQ(meanwhile.str(), "(;GM[1]C[made meanwhile])");
+  EXPECT_NE(game.str().find(";B[cc]"), std::string::npos) << game.str();
+  std::filesystem::remove(later);
+  std::filesystem::remove(second);
+}
+
 }  // namespace

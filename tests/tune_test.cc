@@ -16,6 +16,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_format.h"
 #include "match/tune.h"
 #include "test_files.h"
 
@@ -93,6 +94,55 @@ TEST(Tune, RefusesAFolderOfOtherFilesAndKeepsThem) {
   fs::remove_all(dir);
 }
 
+// The folder is kept by the results store of a match (match/results_store.h): files.txt lists
+// every SGF written; a file in sgf/ named as a game still to be played that the run did not
+// write stops the resume (it is left as it is); another run's settings name the setting and
+// both values.
+TEST(Tune, KeepsAFilesListAndNeverWritesOverAStrangersSgf) {
+  const std::string dir = testing::temp_path("tune", "store");
+  fs::remove_all(dir);
+  ASSERT_TRUE(run_tune(fake_tune(dir, 8), nullptr).ok());
+  std::set<std::string> listed;
+  {
+    std::ifstream f(dir + "/files.txt");
+    for (std::string line; std::getline(f, line);) listed.insert(line);
+  }
+  for (int i = 0; i < 8; ++i) EXPECT_TRUE(listed.contains(absl::StrFormat("sgf/%06d.sgf", i))) << i;
+  EXPECT_TRUE(listed.contains("report.json"));
+  // As if the run had been killed before game 7 was recorded and the user had put a file of
+  // theirs where game 7's SGF goes.
+  {
+    std::ifstream in(dir + "/results.jsonl");
+    std::string kept;
+    for (std::string line; std::getline(in, line);) {
+      const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+      if (j.is_discarded() || j.value("game", -1) != 7) kept += line + "\n";
+    }
+    std::ofstream(dir + "/results.jsonl") << kept;
+    std::string files;
+    for (const std::string& name : listed) {
+      if (name != "sgf/000007.sgf") files += name + "\n";
+    }
+    std::ofstream(dir + "/files.txt") << files;
+    std::ofstream(dir + "/sgf/000007.sgf") << "(;GM[1]C[mine])";
+  }
+  ASSERT_EQ(result_lines(dir), 7u);
+  auto out = run_tune(fake_tune(dir, 8), nullptr);
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(out.status().message()), HasSubstr("000007.sgf was not written by this tuning run"));
+  std::ifstream f(dir + "/sgf/000007.sgf");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(f), {}), "(;GM[1]C[mine])");
+  // Other settings: the message names the setting and both values.
+  fs::remove(dir + "/sgf/000007.sgf");
+  TuneOptions other = fake_tune(dir, 8);
+  other.seed = 4;
+  auto refused = run_tune(other, nullptr);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(std::string(refused.status().message()), HasSubstr("seed: 4 now, 3 before"));
+  fs::remove_all(dir);
+}
+
 TEST(Tune, ResumeAfterKillAndInterruptGivesTheSameTrajectory) {
   const std::string whole = testing::temp_path("tune", "whole");
   const std::string parts = testing::temp_path("tune", "parts");
@@ -137,6 +187,30 @@ TEST(Tune, ResumeAfterKillAndInterruptGivesTheSameTrajectory) {
   EXPECT_EQ(run_tune(other, nullptr).status().code(), absl::StatusCode::kInvalidArgument);
   fs::remove_all(whole);
   fs::remove_all(parts);
+}
+
+// The report of a short run: the running Elo says why it is not measured yet (the first batch
+// starts at theta, where neither side is ahead), and the plots are drawn by util/plot.h, also
+// in a folder whose name holds a quote, with the legends below the curves.
+TEST(Tune, ShortRunReportAndPlots) {
+  const std::string dir = testing::temp_path("tune", "it's plots");
+  fs::remove_all(dir);
+  TuneOptions o = fake_tune(dir, 4);
+  o.plots = true;
+  auto out = run_tune(o, nullptr);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(out->report["games"], 4);
+  EXPECT_THAT(out->text, HasSubstr("running Elo: not measured yet"));
+  EXPECT_THAT(out->text, HasSubstr("theta was still at its start"));
+  EXPECT_THAT(out->text, ::testing::Not(HasSubstr("no game counted yet")));
+  if (std::system("gnuplot --version >/dev/null 2>&1") == 0) {
+    EXPECT_THAT(out->text, HasSubstr("plots: " + dir + "/theta-x.svg"));
+    EXPECT_TRUE(fs::exists(dir + "/theta-x.svg"));
+    EXPECT_TRUE(fs::exists(dir + "/elo.svg"));
+    std::ifstream script(dir + "/plots.gp");
+    EXPECT_THAT(std::string(std::istreambuf_iterator<char>(script), {}), HasSubstr("set key below"));
+  }
+  fs::remove_all(dir);
 }
 
 TEST(Tune, AgainstAnOpponentEachSidePlaysIt) {
@@ -221,6 +295,38 @@ TEST(TuneCommand, BadParametersAreUsageErrorsBeforeAnyGame) {
   fs::remove_all(dir);
 }
 
+
+// Ctrl-C: the run stops after the games in progress, says so and how to resume, and prints theta
+// so far as not finished, never as the tuned settings; exit 130.
+TEST(TuneCommand, CtrlCSaysItStoppedAndHowToResume) {
+  if (!fs::exists(HANE_BINARY)) GTEST_SKIP() << "hane not built";
+  const std::string dir = testing::temp_path("tune", "ctrlc");
+  const std::string out_file = testing::temp_path("tune", "ctrlc.out");
+  fs::remove_all(dir);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    if (!std::freopen(out_file.c_str(), "w", stdout) || !std::freopen("/dev/null", "w", stderr)) _exit(99);
+    const std::string engine = "f=gtp:'" + kFake + "' name=f seed={seed} sleep=5 tune={x}";
+    execl(HANE_BINARY, HANE_BINARY, "tune", "-e", engine.c_str(), "--param", "x=0.2:0:1:0.1:0.05", "--games", "400",
+          "--pairs", "2", "--size", "9", "--parallel", "1", "--no-plots", "--out", dir.c_str(), static_cast<char*>(nullptr));
+    _exit(98);
+  }
+  for (int i = 0; i < 6000 && result_lines(dir) < 6; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  kill(child, SIGINT);
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  std::ifstream in(out_file);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_THAT(text, HasSubstr("stopped (interrupted) after"));
+  EXPECT_THAT(text, HasSubstr("run the same command again to resume"));
+  EXPECT_THAT(text, HasSubstr("not finished; theta so far"));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("tuned:")));
+  fs::remove_all(dir);
+  fs::remove(out_file);
+}
 
 // The README's `tune` rows name exactly the options of `hane tune --help`.
 TEST(TuneCommand, ReadmeOptionsTableEqualsHelp) {

@@ -8,6 +8,7 @@
 
 #include "cluster/cluster.h"
 #include "tools/cli.h"
+#include "util/files.h"
 #include "util/progress.h"
 
 namespace hane::tools {
@@ -20,7 +21,7 @@ namespace {
 bool g_quiet = false;  // --quiet of the command being run (set by CorpusFlags::options)
 }  // namespace
 
-void add_corpus_flags(CLI::App* cmd, CorpusFlags& f, const std::string& default_split) {
+void add_corpus_flags(CLI::App* cmd, CorpusFlags& f, const std::string& default_split, bool threads_option) {
   f.split = default_split;
   cmd->add_option("paths", f.paths, "SGF/MGT files, folders (recursive) and archives (.tar.gz, .tar.bz2, .zip)")
       ->required();
@@ -38,8 +39,10 @@ void add_corpus_flags(CLI::App* cmd, CorpusFlags& f, const std::string& default_
       ->capture_default_str();
   cmd->add_flag("--strict", f.strict, "Reject records with any oddity instead of normalising them with a warning");
   cmd->add_flag("--no-dedup", f.no_dedup, "Keep games that repeat an earlier game's moves");
-  cmd->add_option("--threads", f.threads, "Threads: 0 for one per core, else 1..cores (more is capped, with a warning)")
-      ->capture_default_str();
+  if (threads_option) {
+    cmd->add_option("--threads", f.threads, "Threads: 0 for one per core, else 1..cores (more is capped, with a warning)")
+        ->capture_default_str();
+  }
   cmd->add_option("--max-games", f.max_games,
                   "Stop after this many valid, kept, unique games counted over all splits (about 90% of them "
                   "are in the train split); 0: all")
@@ -136,10 +139,10 @@ std::string no_games_message(const CorpusStats& stats, const CorpusFlags& flags,
 
 void write_json(const std::string& path, const nlohmann::json& report) {
   if (!cluster::is_root()) return;  // every rank holds the report; rank 0 writes it
-  std::ofstream out(path);
-  out << report.dump(2) << "\n";
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+  // Whole or not at all: an earlier report survives a kill or a full disk (util/files.h).
+  if (absl::Status s = write_file_atomically(path, report.dump(2) + "\n"); !s.ok()) {
+    throw std::runtime_error(std::string(s.message()));
+  }
 }
 
 }  // namespace hane::tools

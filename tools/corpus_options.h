@@ -31,7 +31,9 @@ struct CorpusFlags {
 };
 
 /// Adds PATH... and the corpus options to `cmd`; `default_split` is what --split defaults to.
-void add_corpus_flags(CLI::App* cmd, CorpusFlags& flags, const std::string& default_split);
+/// Without `threads_option` there is no --threads (the command's engine has its own; games are
+/// read with one thread per core).
+void add_corpus_flags(CLI::App* cmd, CorpusFlags& flags, const std::string& default_split, bool threads_option = true);
 
 /// Prints a short summary of what was read (games read/kept, rejections by reason) to stderr.
 void print_corpus_summary(const CorpusStats& stats);

@@ -26,7 +26,7 @@ std::string patterns_dir() {
   return HANE_PATTERNS_DIR;
 }
 
-void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
+void add_engine_options(CLI::App* cmd, EngineFlags& flags, bool quiet_option) {
   flags.options = gtp::default_engine_options(patterns_dir());
   flags.app = cmd;
   gtp::EngineOptions& o = flags.options;
@@ -139,7 +139,9 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags) {
       ->check(positive_number())
       ->capture_default_str()
       ->group(group);
-  cmd->add_flag("--quiet", flags.quiet, "Nothing on stderr but warnings and errors (no line naming the engine, none per move)");
+  if (quiet_option) {
+    cmd->add_flag("--quiet", flags.quiet, "Nothing on stderr but warnings and errors (no line naming the engine, none per move)");
+  }
 }
 
 namespace {
@@ -164,7 +166,7 @@ SearchOptions large_board_options(const EngineFlags& flags, const SearchOptions&
 
 // The options with the --policy-set settings parsed, after the checks of the command line
 // (UsageError): the policy spec and its settings, settings no policy in use reads, the prior file.
-gtp::EngineOptions checked_options(const EngineFlags& flags) {
+gtp::EngineOptions checked_engine_options(const EngineFlags& flags) {
   gtp::EngineOptions o = flags.options;
   SearchOptions& s = o.search;
   PolicyFlags policy;
@@ -188,7 +190,7 @@ gtp::EngineOptions checked_options(const EngineFlags& flags) {
 }
 
 absl::StatusOr<std::unique_ptr<gtp::SearchPlayer>> make_player(const EngineFlags& flags, std::ostream* log) {
-  const gtp::EngineOptions options = checked_options(flags);
+  const gtp::EngineOptions options = checked_engine_options(flags);
   // Shipped defaults may be missing (or need a policy another build has): fall back then, but
   // never silently replace what the user asked for.
   if (flags.default_policy && flags.default_prior) return gtp::make_search_player(options, true, log);

@@ -29,9 +29,16 @@ struct EngineFlags {
 };
 
 /// Adds --playouts, --time-per-move, --policy, --prior, --threads, --seed and the search's
-/// other knobs to `cmd`, writing into `flags` (which must outlive the parse). The defaults are
-/// the shipped settings (default_engine_options on the patterns folder).
-void add_engine_options(CLI::App* cmd, EngineFlags& flags);
+/// other knobs to `cmd` (in the option group "Engine"), writing into `flags` (which must
+/// outlive the parse). The defaults are the shipped settings (default_engine_options on the
+/// patterns folder). Without `quiet_option` there is no --quiet (the command has its own).
+void add_engine_options(CLI::App* cmd, EngineFlags& flags, bool quiet_option = true);
+
+/// The options as the command line gives them, after its checks (UsageError, found before
+/// anything loads: a bad --policy, a --policy-set key the policy refuses or no policy in use
+/// reads, a --prior or --joseki file that does not exist), with --policy-set parsed into
+/// search.policy_options: what make_player plays with.
+gtp::EngineOptions checked_engine_options(const EngineFlags& flags);
 
 /// The player the parsed flags describe (warnings on `log`). Throws UsageError for what the
 /// command line got wrong, found before anything loads: a bad --policy (unknown name, a missing

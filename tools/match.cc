@@ -20,6 +20,7 @@
 #include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/version.h"
+#include "util/files.h"
 #include "util/progress.h"
 
 namespace hane::tools {
@@ -206,10 +207,9 @@ int run(const MatchFlags& f, const std::string& command_line) {
   }
   std::fputs(outcome->text.c_str(), stdout);
   if (!f.json_path.empty() && cluster::is_root()) {
-    std::ofstream j(f.json_path);
-    j << outcome->report.dump(2) << "\n";
-    j.close();
-    if (!j) throw std::runtime_error("cannot write " + f.json_path + ": " + std::strerror(errno));
+    if (absl::Status s = write_file_atomically(f.json_path, outcome->report.dump(2) + "\n"); !s.ok()) {
+      throw std::runtime_error(std::string(s.message()));
+    }
   }
   return outcome->interrupted ? kExitInterrupted : kExitOk;
 }

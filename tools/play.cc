@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -26,6 +26,7 @@
 #include "tools/commands.h"
 #include "tools/engine_options.h"
 #include "tools/version.h"
+#include "util/files.h"
 #include "util/interrupt.h"
 #include "util/progress.h"
 
@@ -82,6 +83,20 @@ std::string default_sgf_path() {
   return name;
 }
 
+// PATH with "-K" before its extension: game.sgf -> game-2.sgf.
+std::string numbered(const std::string& path, int k) {
+  const std::filesystem::path p(path);
+  return (p.parent_path() / (p.stem().string() + "-" + std::to_string(k) + p.extension().string())).string();
+}
+
+// `path`, or the first of PATH-2, PATH-3... that does not exist (two games saved in one second).
+std::string free_sgf_path(const std::string& path) {
+  std::error_code ec;
+  std::string out = path;
+  for (int k = 2; std::filesystem::exists(out, ec) && k < 1000; ++k) out = numbered(path, k);
+  return out;
+}
+
 int run_play(const PlayOptions& o, const EngineFlags& flags) {
   const Color human = lower(o.color).starts_with("w") ? Color::kWhite : Color::kBlack;
   if (o.handicap == 1 || (o.handicap > 1 && gtp::fixed_handicap(o.size, o.handicap).empty())) {
@@ -89,8 +104,14 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
                      std::to_string(o.size) + "x" + std::to_string(o.size) + " (0 for none, else 2 up to 9 on odd sizes from 7x7)");
   }
   if (!std::isfinite(o.komi)) throw UsageError("--komi: not a number of points");
-  // Where the game goes, checked before the first move.
-  const std::string path = o.sgf_path.empty() ? default_sgf_path() : o.sgf_path;
+  // Where the game goes, checked before the first move: never over a file that exists (as
+  // GoGui asks before a save replaces one, and a terminal cannot ask in the middle of the moves).
+  std::string path = o.sgf_path.empty() ? default_sgf_path() : o.sgf_path;
+  std::error_code ec;
+  if (!o.sgf_path.empty() && std::filesystem::exists(path, ec)) {
+    throw UsageError("--sgf " + path + ": the file exists; hane play never writes over a file: name a new one");
+  }
+  if (o.sgf_path.empty()) path = free_sgf_path(path);
   if (const std::string problem = output_problem(path); !problem.empty()) throw UsageError("--sgf: " + problem);
   auto made = make_player(flags, &std::cerr);
   if (!made.ok()) throw std::runtime_error(std::string(made.status().message()));
@@ -246,11 +267,18 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
     if (game.moves().empty()) notes.root = props;
     else notes.moves.resize(game.moves().size()), notes.moves.back() = props;
   }
-  std::ofstream out(path, std::ios::binary);
-  out << write_sgf(record, notes);
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + path);
-  std::cout << (interrupted() ? "Saved the game so far (no result) to " : "Saved the game to ") << path << std::endl;
+  // A file made under that name during the game is not written over: the game goes to a new
+  // name, said on the screen.
+  const std::string text = write_sgf(record, notes);
+  std::string saved = path;
+  for (int k = 2;; ++k) {
+    const absl::Status s = write_new_file(saved, text);
+    if (s.ok()) break;
+    if (!absl::IsAlreadyExists(s) || k > 1000) throw std::runtime_error(std::string(s.message()));
+    saved = numbered(path, k);
+  }
+  if (saved != path) std::cout << path << " was made during the game and is left as it is.\n";
+  std::cout << (interrupted() ? "Saved the game so far (no result) to " : "Saved the game to ") << saved << std::endl;
   return interrupted() ? kExitInterrupted : kExitOk;
 }
 
@@ -268,7 +296,8 @@ void add_play_command(CLI::App& app) {
   cmd->add_option("--handicap", options->handicap, "Fixed handicap stones for Black (GTP placement)")
       ->check(CLI::Range(0, 9))
       ->capture_default_str();
-  cmd->add_option("--sgf", options->sgf_path, "Where to save the game (default hane-DATE-TIME.sgf here)");
+  cmd->add_option("--sgf", options->sgf_path,
+                  "Where to save the game: a new file (one that exists is refused; default hane-DATE-TIME.sgf here)");
   cmd->add_flag("--explain-model", options->explain_model,
                 "After each engine move, also the guesser's own account of it (its pattern, features or the tree's questions)");
   add_engine_options(cmd, *flags);

@@ -10,7 +10,11 @@
 namespace hane::tools {
 namespace {
 
-std::string name_of(const std::string& spec) { return spec.substr(0, spec.find(':')); }
+// The policy's name, as the registry reads a spec (a spec it refuses: the text before ':').
+std::string name_of(const std::string& spec) {
+  auto parsed = parse_policy_spec(spec);
+  return parsed.ok() ? parsed->name : spec.substr(0, spec.find(':'));
+}
 
 std::string joined(const std::vector<std::string>& words) {
   std::string out;
@@ -21,13 +25,9 @@ std::string joined(const std::vector<std::string>& words) {
 }  // namespace
 
 PolicyOptions PolicyFlags::options() const {
-  PolicyOptions o;
-  for (const std::string& s : settings) {
-    const size_t eq = s.find('=');
-    if (eq == std::string::npos || eq == 0) throw UsageError("--policy-set " + s + ": expected KEY=VALUE");
-    o.settings[s.substr(0, eq)] = s.substr(eq + 1);
-  }
-  return o;
+  auto o = parse_policy_settings(settings);
+  if (!o.ok()) throw UsageError("--policy-set: " + std::string(o.status().message()));
+  return *o;
 }
 
 std::unique_ptr<PlayoutPolicy> PolicyFlags::make(const std::string& spec) const {
@@ -57,25 +57,20 @@ void add_policy_flags(CLI::App* cmd, PolicyFlags& flags, bool repeatable) {
 }
 
 void check_policy_spec(const std::string& spec, const PolicyOptions& options) {
-  const std::string name = name_of(spec);
-  const std::vector<std::string> names = policy_names();
-  bool known = false;
-  std::string argument;
-  for (const PolicyKind& k : policy_kinds()) {
-    if (k.name == name) known = true, argument = std::string(k.argument);
+  auto parsed = parse_policy_spec(spec);
+  if (!parsed.ok()) {
+    const std::string name = spec.substr(0, spec.find(':'));
+    const std::vector<std::string> names = policy_names();
+    const bool known = std::find(names.begin(), names.end(), name) != names.end();
+    const std::string guess = known ? "" : did_you_mean(name, names);
+    throw UsageError("--policy " + spec + ": " + std::string(parsed.status().message()) +
+                     (guess.empty() ? "" : "; did you mean " + guess + "?"));
   }
-  if (!known) {
-    const std::string guess = did_you_mean(name, names);
-    throw UsageError("--policy " + spec + ": unknown playout policy" + (guess.empty() ? "" : "; did you mean " + guess + "?") +
-                     " (known: " + joined(names) + ")");
-  }
-  const size_t colon = spec.find(':');
-  if (argument.empty() && colon != std::string::npos) throw UsageError("--policy " + spec + ": " + name + " takes no model");
-  if (!argument.empty()) {
-    const std::string model = colon == std::string::npos ? "" : spec.substr(colon + 1);
-    if (model.empty()) throw UsageError("--policy " + spec + ": " + name + " needs a model: " + name + ":MODEL");
+  if (!parsed->model.empty()) {
     std::error_code ec;
-    if (!std::filesystem::exists(model, ec)) throw UsageError("--policy " + spec + ": " + model + ": no such model file");
+    if (!std::filesystem::exists(parsed->model, ec)) {
+      throw UsageError("--policy " + spec + ": " + parsed->model + ": no such model file");
+    }
   }
   if (absl::Status s = check_policy_settings(spec, options); !s.ok()) throw UsageError("--policy-set: " + std::string(s.message()));
 }

@@ -23,6 +23,7 @@
 #include "tools/commands.h"
 #include "tools/tune_keys.h"
 #include "tools/version.h"
+#include "util/files.h"
 
 namespace hane::tools {
 namespace {
@@ -208,8 +209,13 @@ int run(const TuneFlags& f, const std::string& command_line) {
   std::string text = outcome->text;
   nlohmann::json report = outcome->report;
   if (cluster::is_root()) {
-    absl::StrAppend(&text, "\ntuned: -e ", base.name, "='", tuned, "'\n");
-    if (base.hane) absl::StrAppend(&text, "       hane gtp ", tuned.substr(5), "\n");
+    if (outcome->finished) {
+      absl::StrAppend(&text, "\ntuned: -e ", base.name, "='", tuned, "'\n");
+      if (base.hane) absl::StrAppend(&text, "       hane gtp ", tuned.substr(5), "\n");
+    } else {
+      // Not the tuned settings: where the run stopped (run_tune's text says how to resume).
+      absl::StrAppend(&text, "\nnot finished; theta so far: -e ", base.name, "='", tuned, "'\n");
+    }
     report["tuned_engine"] = tuned;
     report["start_engine"] = start;
   }
@@ -243,12 +249,13 @@ int run(const TuneFlags& f, const std::string& command_line) {
   }
   std::fputs(text.c_str(), stdout);
   if (cluster::is_root()) {
-    std::ofstream r(f.out + "/report.json");
-    r << report.dump(2) << "\n";
-    if (!f.json_path.empty()) {
-      std::ofstream j(f.json_path);
-      j << report.dump(2) << "\n";
-      if (!j) throw std::runtime_error("cannot write " + f.json_path);
+    // The report again, with the tuned command line and the verification (run_tune wrote it
+    // first, and files.txt lists it).
+    for (const std::string& path : {f.out + "/report.json", f.json_path}) {
+      if (path.empty()) continue;
+      if (absl::Status s = write_file_atomically(path, report.dump(2) + "\n"); !s.ok()) {
+        throw std::runtime_error(std::string(s.message()));
+      }
     }
   }
   return interrupted ? kExitInterrupted : kExitOk;

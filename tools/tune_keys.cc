@@ -34,6 +34,9 @@ std::vector<bool> check_hane_keys(const std::string& engine_args, const std::vec
   if (const std::string e = parse_gtp_args(*args, flags); !e.empty())
     throw UsageError("--engine: hane gtp refuses its arguments: " + e);
   const std::string policy = flags.options.search.policy;
+  // The engine's own --policy-set settings (make_player reads them so too).
+  auto own_settings = parse_policy_settings(flags.policy_settings);
+  if (!own_settings.ok()) throw UsageError("--engine: " + std::string(own_settings.status().message()));
   std::vector<bool> integer;
   for (const SpsaParam& p : params) {
     const std::string where = "--param " + p.key;
@@ -41,13 +44,15 @@ std::vector<bool> check_hane_keys(const std::string& engine_args, const std::vec
     if (p.key.find('.') != std::string::npos) {
       // A --policy-set key: the prefix names the engine's policy, which must accept the values.
       const std::string prefix = p.key.substr(0, p.key.find('.'));
-      const std::string policy_name = policy.substr(0, policy.find(':'));
+      auto spec = parse_policy_spec(policy);
+      if (!spec.ok()) throw UsageError("--engine: " + std::string(spec.status().message()));
+      const std::string policy_name = spec->name;
       if (prefix != policy_name)
         throw UsageError(where + ": the engine plays with policy " + policy + ", which reads no " + prefix + ".* settings");
-      if (flags.options.search.policy_options.settings.contains(p.key))
+      if (own_settings->settings.contains(p.key))
         throw UsageError(where + ": the engine's arguments set it already (--policy-set " + p.key + ")");
       auto accepts = [&](const std::string& v) -> std::string {
-        PolicyOptions o = flags.options.search.policy_options;
+        PolicyOptions o = *own_settings;
         o.settings[p.key] = v;
         auto made = make_policy(policy, o);
         return made.ok() ? "" : std::string(made.status().message());

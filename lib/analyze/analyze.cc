@@ -31,6 +31,62 @@ double black_winrate(const SearchResult& r, Color to_play) {
   return to_play == Color::kBlack ? w : 1 - w;
 }
 
+// A game that did not end (resigned, lost on time, left unfinished) has open areas that the
+// rules' counting gives to neither side, so it would count little more than the stones. There
+// each empty point and dead stone the counting leaves open goes to the side that owns it at
+// the end of most playouts (the sign of its mean ownership; 0 stays neutral, as do the
+// liberties of chains in seki), as the playouts' own final boards count them; a dead stone
+// always to its opponent. Then area counting: living stones plus those points; territory
+// counting: the points (dead stones' included) plus prisoners, dead stones counting as
+// prisoners too (go/score.h). Komi as the game's rules.
+void settle_by_ownership(const Board& board, double komi, FinalAnalysis& f, AreaPoints& area) {
+  const int n = board.geometry().num_vertices();
+  std::vector<int8_t> owner(static_cast<size_t>(n), 0);  // +1 Black, -1 White
+  for (const Vertex v : area.black) owner[static_cast<size_t>(v.index())] = 1;
+  for (const Vertex v : area.white) owner[static_cast<size_t>(v.index())] = -1;
+  const std::vector<PointStatus>& status = f.estimate.status;
+  auto in_seki = [&](Vertex v) { return status[static_cast<size_t>(v.index())] == PointStatus::kSeki; };
+  int dead_black = 0, dead_white = 0, stones_black = 0, stones_white = 0;
+  for (int y = 0; y < board.size(); ++y) {
+    for (int x = 0; x < board.size(); ++x) {
+      const Vertex v = board.at(x, y);
+      const size_t i = static_cast<size_t>(v.index());
+      const Color c = board.color(v);
+      const bool dead = status[i] == PointStatus::kDead;
+      if (c != Color::kEmpty && !dead) {
+        ++(c == Color::kBlack ? stones_black : stones_white);
+        continue;
+      }
+      if (dead) {
+        ++(c == Color::kBlack ? dead_black : dead_white);
+        owner[i] = c == Color::kBlack ? -1 : 1;
+        continue;
+      }
+      if (owner[i] != 0) continue;
+      bool seki_liberty = false;
+      for (const Vertex m : board.neighbours(v)) seki_liberty |= board.is_stone(m) && in_seki(m);
+      const float o = f.estimate.ownership[i];
+      if (!seki_liberty && o != 0) owner[i] = o > 0 ? 1 : -1;
+    }
+  }
+  f.black_area.clear();
+  f.white_area.clear();
+  for (int y = 0; y < board.size(); ++y) {
+    for (int x = 0; x < board.size(); ++x) {
+      const Vertex v = board.at(x, y);
+      const int8_t o = owner[static_cast<size_t>(v.index())];
+      if (o > 0) f.black_area.push_back(v);
+      if (o < 0) f.white_area.push_back(v);
+    }
+  }
+  const double black_points = static_cast<double>(f.black_area.size());
+  const double white_points = static_cast<double>(f.white_area.size());
+  f.estimate.area_margin = stones_black + black_points - stones_white - white_points - komi;
+  f.estimate.territory_margin = black_points + dead_white + board.prisoners(Color::kBlack) -
+                                (white_points + dead_black + board.prisoners(Color::kWhite)) - komi;
+  f.score = f.territory_counting ? f.estimate.territory_margin : f.estimate.area_margin;
+}
+
 }  // namespace
 
 Rules record_game_rules(const GameRecord& record) {
@@ -85,7 +141,12 @@ Analyzer::Analyzer(const AnalyzeOptions& options, std::unique_ptr<Search> search
 Analyzer::~Analyzer() = default;
 
 absl::StatusOr<std::unique_ptr<Analyzer>> Analyzer::create(const AnalyzeOptions& options) {
-  if (options.visits < 1) return absl::InvalidArgumentError("visits: at least 1");
+  if (options.visits < 0 || options.playouts < 0 || !(options.seconds >= 0)) {
+    return absl::InvalidArgumentError("visits, playouts and seconds: at least 0");
+  }
+  if (options.visits == 0 && options.playouts == 0 && options.seconds == 0) {
+    return absl::InvalidArgumentError("no budget: visits, playouts or seconds");
+  }
   if (!(options.mistake >= 0 && options.mistake <= 1)) return absl::InvalidArgumentError("mistake: 0..1");
   if (options.end_playouts < 1) return absl::InvalidArgumentError("end playouts: at least 1");
   SearchOptions s = options.search;
@@ -106,6 +167,8 @@ SearchResult Analyzer::search_to_budget(const Game& game, Color to_play) {
   // `-t =N` counts).
   SearchLimits limits;
   limits.visits = options_.visits;
+  limits.playouts = options_.playouts;
+  limits.seconds = options_.seconds;
   return search_->search(game, to_play, limits);
 }
 
@@ -200,11 +263,17 @@ absl::StatusOr<GameAnalysis> Analyzer::analyze(const GameRecord& record, const O
       if (f.estimate.status[static_cast<size_t>(v.index())] == PointStatus::kDead) f.dead.push_back(v);
     }
   }
-  AreaPoints area = area_points(board, f.dead);
-  f.black_area = std::move(area.black);
-  f.white_area = std::move(area.white);
   f.territory_counting = out.rules == "Japanese" || out.rules == "Korean";
-  f.score = f.territory_counting ? f.estimate.territory_margin : f.estimate.area_margin;
+  f.finished = game.consecutive_passes() >= 2;
+  AreaPoints area = area_points(board, f.dead);
+  if (f.finished) {
+    // Both passed: the board is settled and counted as the rules count it.
+    f.black_area = std::move(area.black);
+    f.white_area = std::move(area.white);
+    f.score = f.territory_counting ? f.estimate.territory_margin : f.estimate.area_margin;
+    return out;
+  }
+  settle_by_ownership(board, game.rules().komi, f, area);
   return out;
 }
 

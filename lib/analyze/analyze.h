@@ -32,8 +32,11 @@ namespace hane {
 struct AnalyzeOptions {
   /// The engine: policy, prior, seed, knobs (threads: per game).
   SearchOptions search;
-  /// Root visits per position, reused ones included (>= 1).
+  /// The budget per position, the first limit reached stopping the search (0: none; at least
+  /// one must be set): root visits, reused ones included; new simulations; seconds.
   int64_t visits = 1000;
+  int64_t playouts = 0;
+  double seconds = 0;
   /// A move is a mistake when the mover's win rate drops by more than this (0..1).
   double mistake = 0.1;
   /// Playouts behind the final ownership, dead stones and score (>= 1).
@@ -70,6 +73,12 @@ struct FinalAnalysis {
   EndEstimate estimate;
   std::vector<Vertex> dead;                 // stones estimated dead, in board order
   std::vector<Vertex> black_area, white_area;  // empty points and dead stones each side owns
+  /// The game ended with two passes: the areas are those the rules count (regions reaching
+  /// one colour only once the dead stones are removed). Otherwise (resigned, on time,
+  /// unfinished) the open points go to the side that owns them at the end of most of the
+  /// playouts (the sign of the mean ownership; seki liberties neutral), and the estimate's
+  /// margins are counted from those areas.
+  bool finished = false;
   /// The score by the record's counting: territory for Japanese and Korean rules, else area;
   /// Black - White - komi, points.
   double score = 0;

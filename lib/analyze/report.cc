@@ -1,8 +1,8 @@
 #include "analyze/report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 
 #include "sgf/writer.h"
 #include "util/plot.h"
@@ -61,9 +61,32 @@ std::vector<std::string> sgf_points(const std::vector<Vertex>& points, int size)
 
 nlohmann::json vertex_json(Vertex v, int size) { return to_gtp(v, size); }
 
+// `text` in lines of at most `width` characters, broken at spaces.
+std::vector<std::string> wrapped(const std::string& text, size_t width) {
+  std::vector<std::string> lines(1);
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (!lines.back().empty() && lines.back().size() + 1 + word.size() > width) lines.emplace_back();
+    lines.back() += (lines.back().empty() ? "" : " ") + word;
+    start = end + 1;
+  }
+  return lines;
+}
+
+std::string final_comment(const GameRecord& record, const FinalAnalysis& f) {
+  return "Estimated result: " + lead_text(f.score) + " (" + (f.territory_counting ? "territory" : "area") +
+         " counting, komi " + fixed(record.komi, 1) +
+         (f.finished ? "" : "; the game did not end: each open point counted for the side that owns it in most playouts") +
+         "). Dead stones: " + points_text(f.dead, record.board_size) + ".";
+}
+
 }  // namespace
 
-std::string annotated_sgf(const GameRecord& record, const GameAnalysis& analysis, double mistake) {
+std::string annotated_sgf(std::string_view original, const GameRecord& record, const GameAnalysis& analysis,
+                          double mistake) {
   const int size = record.board_size;
   SgfAnnotations notes;
   notes.root.push_back({"SBKV", {fixed(100 * analysis.black_start, 2)}});
@@ -77,25 +100,21 @@ std::string annotated_sgf(const GameRecord& record, const GameAnalysis& analysis
     notes.moves.push_back(std::move(props));
   }
   const FinalAnalysis& f = analysis.final_position;
-  std::string end = "Estimated result: " + lead_text(f.score) + " (" + (f.territory_counting ? "territory" : "area") +
-                    " counting, komi " + fixed(record.komi, 1) + "). Dead stones: " + points_text(f.dead, size) +
-                    ". Mistakes marked at a win-rate drop of more than " + fixed(100 * mistake, 0) + " points.";
+  const std::string end = final_comment(record, f) + " Mistakes marked at a win-rate drop of more than " +
+                          fixed(100 * mistake, 0) + " points.";
   SgfProperties last = {{"SBKS", {fixed(f.score, 1)}},
                         {"TB", sgf_points(f.black_area, size)},
-                        {"TW", sgf_points(f.white_area, size)}};
-  if (notes.moves.empty()) {
-    for (auto& p : last) notes.root.push_back(p);
-    notes.root.push_back({"C", {end}});
-  } else {
-    SgfProperties& props = notes.moves.back();
-    for (auto& p : last) props.push_back(p);
-    bool merged = false;
-    for (auto& [id, values] : props) {
-      if (id == "C") values[0] += "\n\n" + end, merged = true;
-    }
-    if (!merged) props.push_back({"C", {end}});
+                        {"TW", sgf_points(f.white_area, size)},
+                        {"C", {end}}};
+  SgfProperties& props = notes.moves.empty() ? notes.root : notes.moves.back();
+  for (auto& p : last) props.push_back(std::move(p));
+  // The game as read, every property and variation kept; the record written again only when
+  // there is no text (a record made in memory) or it does not fit.
+  if (!original.empty()) {
+    if (auto annotated = annotate_sgf(original, notes); annotated.ok()) return *annotated;
   }
-  return write_sgf(record, notes);
+  auto annotated = annotate_sgf(write_sgf(record), notes);
+  return annotated.ok() ? *annotated : write_sgf(record, notes);
 }
 
 nlohmann::json analysis_json(const GameRecord& record, const GameAnalysis& analysis, const nlohmann::json& settings) {
@@ -154,6 +173,7 @@ nlohmann::json analysis_json(const GameRecord& record, const GameAnalysis& analy
   nlohmann::json& fj = j["final"];
   fj["score"] = f.score;
   fj["counting"] = f.territory_counting ? "territory" : "area";
+  fj["finished"] = f.finished;
   fj["area_margin"] = f.estimate.area_margin;
   fj["territory_margin"] = f.estimate.territory_margin;
   fj["playouts"] = f.estimate.playouts;
@@ -178,26 +198,37 @@ nlohmann::json analysis_json(const GameRecord& record, const GameAnalysis& analy
 std::string ownership_svg(const GameRecord& record, const GameAnalysis& analysis) {
   const int size = record.board_size;
   const Geometry g(size);
-  const int cell = 28, margin = 36, title = 30;
-  const int board_px = cell * (size - 1);
-  const int width = board_px + 2 * margin, height = board_px + 2 * margin + title;
   const FinalAnalysis& f = analysis.final_position;
+  // The title in lines that fit the picture, which is never narrower than kMinWidth (the board
+  // centred in it): on small boards a title of one line would be cut off.
+  constexpr int kMinWidth = 440, kCharPx = 8, kLinePx = 18;
+  const int cell = 28, margin = 36;
+  const int board_px = cell * (size - 1);
+  const int width = std::max(board_px + 2 * margin, kMinWidth);
+  const int left = (width - board_px) / 2;  // x of the first line
+  const std::string heading = "Estimated: " + lead_text(f.score) + " (" + (f.territory_counting ? "territory" : "area") +
+                              " counting, komi " + fixed(record.komi, 1) +
+                              (f.finished ? "" : "; the game did not end: open points by ownership") +
+                              "); dead stones crossed";
+  const std::vector<std::string> lines = wrapped(heading, static_cast<size_t>((width - 16) / kCharPx));
+  const int title = 12 + kLinePx * static_cast<int>(lines.size());
+  const int height = board_px + 2 * margin + title;
   // The final board again (the analysis keeps only the figures).
   auto game = replay_game(record);
   std::string s;
   auto add = [&s](const std::string& text) { s += text; };
-  auto px = [&](int i) { return std::to_string(margin + cell * i); };
+  auto px = [&](int i) { return std::to_string(left + cell * i); };
   auto py = [&](int i) { return std::to_string(title + margin + cell * i); };
   add("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
   add("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" +
       std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) + "\">\n");
   add("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
-  add("<rect x=\"" + std::to_string(margin / 2) + "\" y=\"" + std::to_string(title + margin / 2) + "\" width=\"" +
+  add("<rect x=\"" + std::to_string(left - margin / 2) + "\" y=\"" + std::to_string(title + margin / 2) + "\" width=\"" +
       std::to_string(board_px + margin) + "\" height=\"" + std::to_string(board_px + margin) + "\" fill=\"#dcb35c\"/>\n");
-  const std::string heading = "Estimated: " + lead_text(f.score) + " (" + (f.territory_counting ? "territory" : "area") +
-                              ", komi " + fixed(record.komi, 1) + "); dead stones crossed";
-  add("<text x=\"" + std::to_string(width / 2) + "\" y=\"20\" font-family=\"sans-serif\" font-size=\"14\" "
-      "text-anchor=\"middle\">" + heading + "</text>\n");
+  for (size_t k = 0; k < lines.size(); ++k) {
+    add("<text x=\"" + std::to_string(width / 2) + "\" y=\"" + std::to_string(20 + kLinePx * static_cast<int>(k)) +
+        "\" font-family=\"sans-serif\" font-size=\"14\" text-anchor=\"middle\">" + lines[k] + "</text>\n");
+  }
   for (int i = 0; i < size; ++i) {
     add("<line x1=\"" + px(0) + "\" y1=\"" + py(i) + "\" x2=\"" + px(size - 1) + "\" y2=\"" + py(i) +
         "\" stroke=\"#000000\" stroke-width=\"1\"/>\n");
@@ -206,7 +237,7 @@ std::string ownership_svg(const GameRecord& record, const GameAnalysis& analysis
     const std::string column = to_gtp(g.at(i, 0), size).substr(0, 1);
     add("<text x=\"" + px(i) + "\" y=\"" + std::to_string(title + margin - cell / 2 - 4) +
         "\" font-family=\"sans-serif\" font-size=\"11\" text-anchor=\"middle\">" + column + "</text>\n");
-    add("<text x=\"" + std::to_string(margin - cell / 2 - 4) + "\" y=\"" + std::to_string(title + margin + cell * i + 4) +
+    add("<text x=\"" + std::to_string(left - cell / 2 - 4) + "\" y=\"" + std::to_string(title + margin + cell * i + 4) +
         "\" font-family=\"sans-serif\" font-size=\"11\" text-anchor=\"end\">" + std::to_string(size - i) + "</text>\n");
   }
   std::vector<int8_t> dead(static_cast<size_t>(g.num_vertices()), 0);
@@ -226,15 +257,15 @@ std::string ownership_svg(const GameRecord& record, const GameAnalysis& analysis
       const double o = i < f.estimate.ownership.size() ? f.estimate.ownership[i] : 0.0;
       if ((c == Color::kEmpty || dead[i]) && std::abs(o) > 0.05) {
         const double side = std::abs(o) * cell * 0.6;
-        add("<rect x=\"" + fixed(margin + cell * x - side / 2, 1) + "\" y=\"" + fixed(title + margin + cell * y - side / 2, 1) +
+        add("<rect x=\"" + fixed(left + cell * x - side / 2, 1) + "\" y=\"" + fixed(title + margin + cell * y - side / 2, 1) +
             "\" width=\"" + fixed(side, 1) + "\" height=\"" + fixed(side, 1) + "\" fill=\"" +
             (o > 0 ? "#000000" : "#ffffff") + "\" stroke=\"#555555\" stroke-width=\"0.5\"/>\n");
       }
       if (dead[i]) {
         const int d = cell / 3;
         for (const int sign : {1, -1}) {
-          add("<line x1=\"" + std::to_string(margin + cell * x - d) + "\" y1=\"" +
-              std::to_string(title + margin + cell * y - sign * d) + "\" x2=\"" + std::to_string(margin + cell * x + d) +
+          add("<line x1=\"" + std::to_string(left + cell * x - d) + "\" y1=\"" +
+              std::to_string(title + margin + cell * y - sign * d) + "\" x2=\"" + std::to_string(left + cell * x + d) +
               "\" y2=\"" + std::to_string(title + margin + cell * y + sign * d) +
               "\" stroke=\"#cc3311\" stroke-width=\"2\"/>\n");
         }
@@ -245,31 +276,29 @@ std::string ownership_svg(const GameRecord& record, const GameAnalysis& analysis
   return s;
 }
 
-std::string write_winrate_plot(const nlohmann::json& game, const std::string& dir, const std::string& stem) {
-  const std::string data = dir + "/" + stem + "-winrate.dat";
-  {
-    std::ofstream f(data);
-    f << "# move black_winrate_percent mistake (1 Black's, 2 White's); move 0: before the first move\n";
-    f << 0 << ' ' << fixed(100 * game["black_start"].get<double>(), 2) << " 0\n";
-    for (const auto& m : game["moves"]) {
-      const int mistake = m["mistake"].get<bool>() ? (m["color"] == "B" ? 1 : 2) : 0;
-      f << m["number"].get<int>() << ' ' << fixed(100 * m["black_after"].get<double>(), 2) << ' ' << mistake << '\n';
-    }
-    if (!f) return "cannot write " + data;
+std::string winrate_plot_data(const nlohmann::json& game) {
+  std::string f = "# move black_winrate_percent mistake (1 Black's, 2 White's); move 0: before the first move\n";
+  f += "0 " + fixed(100 * game["black_start"].get<double>(), 2) + " 0\n";
+  for (const auto& m : game["moves"]) {
+    const int mistake = m["mistake"].get<bool>() ? (m["color"] == "B" ? 1 : 2) : 0;
+    f += std::to_string(m["number"].get<int>()) + " " + fixed(100 * m["black_after"].get<double>(), 2) + " " +
+         std::to_string(mistake) + "\n";
   }
-  const std::string svg = dir + "/" + stem + "-winrate.svg";
+  return f;
+}
+
+std::string winrate_plot_script(const nlohmann::json& game, const std::string& data, const std::string& svg) {
   std::string title = game["black"].get<std::string>() + " (B) vs " + game["white"].get<std::string>() + " (W)";
   if (!game["result"].get<std::string>().empty()) title += ", " + game["result"].get<std::string>();
-  const std::string script =
-      "set terminal svg size 900,400 dynamic background '#ffffff'\n"
-      "set output " + gnuplot_quote(svg) + "\n" +
-      "set title " + gnuplot_quote(title + ": Black's win rate") + " noenhanced\n" +
-      "set xlabel 'move'\nset ylabel 'Black win rate (%)'\nset yrange [0:100]\nset grid\nset key top right\n" +
-      "plot " + gnuplot_quote(data) + " using 1:2 with lines lw 2 lc rgb '#224488' title 'Black win rate', " +
-      "'' using 1:($3 == 1 ? $2 : 1/0) with points pt 7 ps 1.2 lc rgb '#000000' title 'mistake by Black', " +
-      "'' using 1:($3 == 2 ? $2 : 1/0) with points pt 6 ps 1.2 lw 2 lc rgb '#cc3311' title 'mistake by White', " +
-      "50 with lines lc rgb '#888888' notitle\n";
-  return run_gnuplot(dir + "/" + stem + "-winrate.gp", script);
+  // The legend below the graph, never over the curve.
+  return "set terminal svg size 900,440 dynamic background '#ffffff'\n"
+         "set output " + gnuplot_quote(svg) + "\n" +
+         "set title " + gnuplot_quote(title + ": Black's win rate") + " noenhanced\n" +
+         "set xlabel 'move'\nset ylabel 'Black win rate (%)'\nset yrange [0:100]\nset grid\nset key below horizontal\n" +
+         "plot " + gnuplot_quote(data) + " using 1:2 with lines lw 2 lc rgb '#224488' title 'Black win rate', " +
+         "'' using 1:($3 == 1 ? $2 : 1/0) with points pt 7 ps 1.2 lc rgb '#000000' title 'mistake by Black', " +
+         "'' using 1:($3 == 2 ? $2 : 1/0) with points pt 6 ps 1.2 lw 2 lc rgb '#cc3311' title 'mistake by White', " +
+         "50 with lines lc rgb '#888888' notitle\n";
 }
 
 nlohmann::json players_summary(const std::map<std::string, nlohmann::json>& games) {

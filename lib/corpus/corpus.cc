@@ -27,6 +27,7 @@ struct ParsedGame {
   std::string reject_message;
   int positions = 0;
   int passes = 0;
+  std::string text;  // with CorpusOptions::keep_text
 };
 
 struct ParsedEntry {
@@ -37,7 +38,7 @@ struct ParsedEntry {
   int num_trees = 0;                   // games plus errors: the games the file held
 };
 
-void parse_entry(ParsedEntry& p, const ReadOptions& read) {
+void parse_entry(ParsedEntry& p, const ReadOptions& read, bool keep_text) {
   p.games.clear();
   ParseResult result = parse_sgf(p.entry.data, read.parse);
   ReadOptions lenient = read;
@@ -52,6 +53,10 @@ void parse_entry(ParsedEntry& p, const ReadOptions& read) {
     ParsedGame g;
     g.tree = ordinal++;
     g.record = to_record(result.trees[t], lenient);
+    if (keep_text) {
+      const ParsedTree& tree = result.trees[t];
+      g.text = p.entry.data.substr(tree.begin_offset(), tree.end_offset() - tree.begin_offset());
+    }
     if (g.record.ok()) {
       const absl::Status s = replay(*g.record, [&](const Position&, Vertex played) {
         (played.is_pass() ? g.passes : g.positions) += 1;
@@ -184,7 +189,7 @@ CorpusStats read_corpus(const std::vector<std::string>& paths, const CorpusOptio
       reject(stats, "unreadable", describe(e));
     }
     // Parse the batch on all threads.
-    parallel_for(batch.entries.size(), threads, [&](int, size_t i) { parse_entry(batch.entries[i], options.read); });
+    parallel_for(batch.entries.size(), threads, [&](int, size_t i) { parse_entry(batch.entries[i], options.read, options.keep_text); });
     // Then judge every game in input order.
     for (ParsedEntry& p : batch.entries) {
       // Each syntax error lost one game; reading resumed after it.
@@ -251,7 +256,8 @@ CorpusStats read_corpus(const std::vector<std::string>& paths, const CorpusOptio
           ++stats.ranks[r.known() ? r.to_string() : "unknown"];
         }
         ++stats.years[year_of(record.date)];
-        CorpusGame game{p.entry.source, p.entry.entry, g.tree, std::move(*g.record), hash, split, g.positions};
+        CorpusGame game{p.entry.source, p.entry.entry, g.tree, std::move(*g.record), hash, split, g.positions,
+                        std::move(g.text)};
         on_game(std::move(game));
         if (enough) break;
       }

@@ -30,6 +30,9 @@ struct CorpusOptions {
   int64_t max_games = 0;
   /// Print progress on stderr.
   bool progress = true;
+  /// Keep each delivered game's SGF text (CorpusGame::text), e.g. to write it again with
+  /// additions.
+  bool keep_text = false;
   SourceOptions source;
 };
 
@@ -42,6 +45,9 @@ struct CorpusGame {
   uint64_t hash = 0;   // game_hash(record)
   Split split = Split::kTrain;
   int positions = 0;   // moves other than passes
+  /// With CorpusOptions::keep_text, the game tree's bytes as read, from its '(' to its ')'
+  /// (parser.h: ParsedTree::begin_offset; a file cut at the end: to the end of the file).
+  std::string text;
 };
 
 /// Games left out for one reason (or delivered with one kind of warning), with the first few

@@ -240,11 +240,18 @@ std::string match_report_text(const nlohmann::json& r) {
   }
   if (r.contains("sprt")) {
     const auto& s = r["sprt"];
+    // "continue" only while games are left to play: after the last scheduled game the test
+    // ended undecided.
+    std::string decision = s["decision"].get<std::string>();
+    if (decision == "continue" && r.value("games_left", int64_t{-1}) == 0) {
+      decision = "undecided: every scheduled game was played without reaching a bound";
+    } else if (decision == "continue") {
+      decision = "continue (undecided so far)";
+    }
     absl::StrAppendFormat(&out, "\nSPRT (%s Elo, per %s) elo0=%g elo1=%g alpha=%g beta=%g: LLR %.3f [%.3f, %.3f] -> %s\n",
                           s["elo_model"].get<std::string>(), s["per"].get<std::string>(), s["elo0"].get<double>(),
                           s["elo1"].get<double>(), s["alpha"].get<double>(), s["beta"].get<double>(),
-                          s["llr"].get<double>(), s["lower"].get<double>(), s["upper"].get<double>(),
-                          s["decision"].get<std::string>());
+                          s["llr"].get<double>(), s["lower"].get<double>(), s["upper"].get<double>(), decision);
   }
   const auto& d = r["score_disagreements"];
   if (!d.empty()) {

@@ -15,26 +15,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-absl::Status write_file_atomic(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << content;
-    f.flush();
-    if (!f) return absl::InternalError(absl::StrCat("cannot write ", tmp));
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) return absl::InternalError(absl::StrCat("cannot rename ", tmp, " to ", path, ": ", ec.message()));
-  return absl::OkStatus();
-}
-
-// The index of a file name of the SGF naming scheme ("000015.sgf", or "000015.sgf.tmp" with
-// `tmp` set), or -1.
+// The index of a file name of the SGF naming scheme ("000015.sgf", or with `tmp` set a
+// temporary file of one, "000015.sgf.tmp-PID-N": util/files.h), or -1.
 int64_t scheme_index(const std::string& name, bool* tmp) {
-  *tmp = name.ends_with(".sgf.tmp");
-  const std::string stem = name.substr(0, name.size() - (*tmp ? 8 : name.ends_with(".sgf") ? 4 : 0));
-  if (stem.size() == name.size() || stem.size() < 6 || stem.size() > 18) return -1;
+  const size_t dot = name.find(".sgf");
+  if (dot == std::string::npos) return -1;
+  const std::string rest = name.substr(dot);
+  *tmp = rest.starts_with(".sgf.tmp-");
+  if (rest != ".sgf" && !*tmp) return -1;
+  const std::string stem = name.substr(0, dot);
+  if (stem.size() < 6 || stem.size() > 18) return -1;
   if (!std::all_of(stem.begin(), stem.end(), [](char c) { return c >= '0' && c <= '9'; })) return -1;
   return std::stoll(stem);
 }
@@ -52,7 +42,8 @@ struct Loaded {
   std::vector<std::string> problems;
 };
 
-Loaded load_results(const std::string& path, std::span<const GameAssignment> schedule) {
+Loaded load_results(const std::string& path, std::span<const GameAssignment> schedule,
+                    std::map<int64_t, nlohmann::json>* lines) {
   Loaded out;
   std::ifstream f(path, std::ios::binary);
   if (!f) return out;
@@ -86,6 +77,7 @@ Loaded load_results(const std::string& path, std::span<const GameAssignment> sch
       problem(absl::StrCat("game ", g->index, " recorded twice; the first is kept"));
       continue;
     }
+    (*lines)[g->index] = std::move(j);
     out.games.emplace(g->index, std::move(*g));
   }
   return out;
@@ -131,37 +123,24 @@ bool no_results(const std::string& path) {
 std::string ResultsStore::sgf_name(int64_t index) { return absl::StrFormat("sgf/%06d.sgf", index); }
 
 absl::StatusOr<std::unique_ptr<ResultsStore>> ResultsStore::open(const std::string& dir, const nlohmann::json& settings,
-                                                                 std::span<const GameAssignment> schedule) {
-  if (dir.empty()) return absl::InvalidArgumentError("no output folder");
-  std::unique_ptr<ResultsStore> store(new ResultsStore(dir));
+                                                                 std::span<const GameAssignment> schedule,
+                                                                 const StoreKind& kind) {
+  // Only a new folder, one without files, or one holding the owner's settings file.
+  auto folder = OwnedFolder::open(dir, kind.settings_file, kind.what);
+  if (!folder.ok()) return folder.status();
+  std::unique_ptr<ResultsStore> store(new ResultsStore(dir, std::move(*folder), kind));
   if (absl::Status s = store->prepare(settings, schedule); !s.ok()) return s;
   return store;
 }
 
 ResultsStore::~ResultsStore() {
-  if (written_file_) std::fclose(written_file_);
   if (results_file_) std::fclose(results_file_);
 }
 
 absl::Status ResultsStore::prepare(const nlohmann::json& settings, std::span<const GameAssignment> schedule) {
   const std::string& dir = dir_;
   std::error_code ec;
-  // Only a new folder, one without files, or one holding a match of hane's (match.json).
-  const std::string settings_path = dir + "/match.json";
-  if (!fs::exists(settings_path, ec)) {
-    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      if (!it->is_directory(ec)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            dir, " holds files but no match of hane's (no match.json), e.g. ", it->path().string(),
-            ": a match writes into a new or empty folder, or resumes its own; use another --out folder"));
-      }
-    }
-    ec.clear();
-  }
-  {
-    std::ifstream f(dir + "/files.txt");
-    for (std::string line; std::getline(f, line);) written_.insert(line);
-  }
+  const std::string settings_path = dir + "/" + kind_.settings_file;
   for (const char* sub : {"", "/sgf", "/stderr"}) {
     fs::create_directories(dir + sub, ec);
     if (ec) return absl::InternalError(absl::StrCat("cannot create ", dir, sub, ": ", ec.message()));
@@ -177,18 +156,18 @@ absl::Status ResultsStore::prepare(const nlohmann::json& settings, std::span<con
     if (old.is_discarded() || old != settings) {
       if (!no_results(results_path)) {
         const std::string why = old.is_discarded() ? "it is not JSON" : first_difference(settings, old, "");
-        return absl::InvalidArgumentError(absl::StrCat(dir, " holds a match with other settings (", settings_path, ": ",
-                                                       why, "); use another --out folder or the same options"));
+        return absl::InvalidArgumentError(absl::StrCat(dir, " holds a ", kind_.what, " with other settings (", settings_path,
+                                                       ": ", why, "); use another --out folder or the same options"));
       }
       write_settings = true;  // no game recorded under the old settings
     }
   }
   if (write_settings) {
-    if (absl::Status s = write_file_atomic(settings_path, settings.dump(2) + "\n"); !s.ok()) return s;
+    if (absl::Status s = folder_.write_own(kind_.settings_file, settings.dump(2) + "\n"); !s.ok()) return s;
   }
 
-  Loaded loaded = load_results(results_path, schedule);
-  for (const std::string& p : loaded.problems) std::fprintf(stderr, "match: %s\n", p.c_str());
+  Loaded loaded = load_results(results_path, schedule, &loaded_lines_);
+  for (const std::string& p : loaded.problems) std::fprintf(stderr, "%s: %s\n", kind_.command.c_str(), p.c_str());
   if (loaded.rewrite) {
     // Rewrite only the good lines (plus lines beyond this schedule, which load skipped).
     std::string content;
@@ -204,7 +183,7 @@ absl::Status ResultsStore::prepare(const nlohmann::json& settings, std::span<con
       kept.insert(idx);
       content += line + "\n";
     }
-    if (absl::Status s = write_file_atomic(results_path, content); !s.ok()) return s;
+    if (absl::Status s = folder_.write_own("results.jsonl", content); !s.ok()) return s;
   }
   // SGFs: exactly one per recorded game. Only files of the naming scheme that files.txt lists
   // are removed (games without a result line, a write cut short); a file of the scheme the
@@ -217,11 +196,11 @@ absl::Status ResultsStore::prepare(const nlohmann::json& settings, std::span<con
     if (idx < 0) continue;  // not a name the store writes
     const bool in_schedule = idx < static_cast<int64_t>(schedule.size());
     if (!tmp && (loaded.games.contains(idx) || !in_schedule)) continue;  // a recorded game, or beyond the schedule
-    if (written_.contains(sgf_name(idx))) {
+    if (folder_.wrote(sgf_name(idx))) {
       stray.push_back(entry.path());
     } else if (in_schedule) {
       return absl::InvalidArgumentError(absl::StrCat(
-          entry.path().string(), " was not written by this match (", dir,
+          entry.path().string(), " was not written by this ", kind_.what, " (", dir,
           "/files.txt does not list it), and game ", idx, " is still to be played: move the file away to resume"));
     }
   }
@@ -233,49 +212,37 @@ absl::Status ResultsStore::prepare(const nlohmann::json& settings, std::span<con
   }
   for (auto& [idx, g] : loaded.games) loaded_.push_back(std::move(g));
 
+  if (absl::Status s = folder_.note("results.jsonl"); !s.ok()) return s;
   results_file_ = std::fopen(results_path.c_str(), "ab");
   if (!results_file_) return absl::InternalError(absl::StrCat("cannot open ", results_path));
   return absl::OkStatus();
 }
 
-absl::Status ResultsStore::note_written(const std::string& name) {
-  if (written_.contains(name)) return absl::OkStatus();
-  const std::string path = dir_ + "/files.txt";
-  if (!written_file_) written_file_ = std::fopen(path.c_str(), "ab");
-  const std::string line = name + "\n";
-  if (!written_file_ || std::fwrite(line.data(), 1, line.size(), written_file_) != line.size() ||
-      std::fflush(written_file_) != 0) {
-    return absl::InternalError(absl::StrCat("cannot append to ", path));
-  }
-  written_.insert(name);
-  return absl::OkStatus();
-}
+absl::Status ResultsStore::write_sgf(const GameResult& g) { return folder_.write(sgf_name(g.index), game_sgf(g)); }
 
-absl::Status ResultsStore::write_sgf(const GameResult& g) {
-  const std::string name = sgf_name(g.index);
-  if (absl::Status s = note_written(name); !s.ok()) return s;
-  return write_file_atomic(dir_ + "/" + name, game_sgf(g));
-}
-
-absl::Status ResultsStore::record(const GameResult& g) {
+absl::Status ResultsStore::record(const GameResult& g, const nlohmann::json& extra) {
   if (absl::Status s = write_sgf(g); !s.ok()) return s;
-  const std::string line = to_json(g).dump() + "\n";
+  nlohmann::json j = to_json(g);
+  if (extra.is_object()) {
+    for (const auto& [key, value] : extra.items()) j[key] = value;
+  }
+  const std::string line = j.dump() + "\n";
   if (std::fwrite(line.data(), 1, line.size(), results_file_) != line.size() || std::fflush(results_file_) != 0) {
     return absl::InternalError(absl::StrCat("cannot append to ", dir_, "/results.jsonl"));
   }
   return absl::OkStatus();
 }
 
-absl::Status ResultsStore::write_file(const std::string& name, const std::string& content) const {
-  return write_file_atomic(dir_ + "/" + name, content);
+absl::Status ResultsStore::write_file(const std::string& name, const std::string& content) {
+  return folder_.write_own(name, content);
 }
 
 absl::StatusOr<OpenedStore> open_store_on_ranks(const std::string& dir, const nlohmann::json& settings,
-                                                std::span<const GameAssignment> schedule) {
+                                                std::span<const GameAssignment> schedule, const StoreKind& kind) {
   OpenedStore out;
   absl::Status opened;
   if (cluster::is_root()) {
-    auto store = ResultsStore::open(dir, settings, schedule);
+    auto store = ResultsStore::open(dir, settings, schedule, kind);
     if (store.ok()) {
       out.store = std::move(*store);
       for (const GameResult& g : out.store->loaded()) out.done.insert(g.index);

@@ -1,13 +1,15 @@
-// The output folder of a match: the settings that fix its schedule, the games played, one SGF
-// per game, and what a resume keeps or removes. The runner (runner.h) plays games, the store
-// records them, and run_match (match.h) joins the two; `hane tune` uses the same store.
+// The output folder of a match or a tuning run: the settings that fix its schedule, the games
+// played, one SGF per game, and what a resume keeps or removes. The runner (runner.h) plays
+// games, the store records them, and run_match (match.h) and run_tune (tune.h) join the two.
 //
-// Layout:
+// Layout (a tuning run's settings file is tune.json: StoreKind):
 //   match.json       the settings that fix the schedule (a rerun must give the same ones,
 //                    unless the folder holds no recorded game yet)
-//   results.jsonl    one JSON object per finished game (see result.h), in finishing order
+//   results.jsonl    one JSON object per finished game (see result.h), in finishing order,
+//                    with the owner's own entries (a tuning run's "tune")
 //   sgf/NNNNNN.sgf   one SGF per game in results.jsonl (game index, 6 digits)
-//   files.txt        the SGFs the store wrote, a name a line, each noted before it is written
+//   files.txt        the files the store wrote, a name a line, each noted before it is written
+//                    (util/files.h: OwnedFolder)
 //   stderr/          what each engine wrote to stderr, per game (the referee writes it)
 //   and the files the owner writes with write_file (report.json, report.txt, plots...).
 // The store never deletes or overwrites a file it did not write: a folder that holds files but
@@ -20,6 +22,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <set>
 #include <span>
@@ -30,30 +33,43 @@
 #include "match/referee.h"
 #include "match/result.h"
 #include "nlohmann/json.hpp"
+#include "util/files.h"
 
 namespace hane {
+
+/// Whose folder it is: the settings file that marks it, and the names messages use.
+struct StoreKind {
+  std::string settings_file = "match.json";
+  std::string what = "match";     // "DIR holds a match with other settings"
+  std::string command = "match";  // the prefix of lines on stderr
+};
 
 class ResultsStore {
  public:
   /// Opens (making it when new) the folder `dir` for the games of `schedule` under `settings`
-  /// (any JSON object; kept in match.json), repairing it as above. A results line of a game
-  /// beyond the schedule (a rerun with fewer games) is kept in the file but not loaded; a line
-  /// that does not fit its scheduled game is dropped (both with a line on stderr).
+  /// (any JSON object; kept in the settings file), repairing it as above. A results line of a
+  /// game beyond the schedule (a rerun with fewer games) is kept in the file but not loaded; a
+  /// line that does not fit its scheduled game is dropped (both with a line on stderr).
   /// Errors: InvalidArgument naming the folder and, for other settings, the first setting that
   /// differs with both values, or naming a file that is not the store's; Internal for I/O errors.
   static absl::StatusOr<std::unique_ptr<ResultsStore>> open(const std::string& dir, const nlohmann::json& settings,
-                                                            std::span<const GameAssignment> schedule);
+                                                            std::span<const GameAssignment> schedule,
+                                                            const StoreKind& kind = {});
   ~ResultsStore();
   ResultsStore(const ResultsStore&) = delete;
   ResultsStore& operator=(const ResultsStore&) = delete;
 
   /// The games recorded before this run, in schedule order.
   const std::vector<GameResult>& loaded() const { return loaded_; }
-  /// Writes the game's SGF (noted in files.txt first), then appends its results line, in that
-  /// order, so that a resume never finds a result without its SGF. Internal on I/O errors.
-  absl::Status record(const GameResult& g);
-  /// Writes `content` to `dir/name` atomically (a temporary file, then a rename).
-  absl::Status write_file(const std::string& name, const std::string& content) const;
+  /// The results lines of those games by game index, with the owner's entries (`extra`).
+  const std::map<int64_t, nlohmann::json>& loaded_lines() const { return loaded_lines_; }
+  /// Writes the game's SGF (noted in files.txt first), then appends its results line (with the
+  /// entries of `extra`, an object, added), in that order, so that a resume never finds a
+  /// result without its SGF. Internal on I/O errors.
+  absl::Status record(const GameResult& g, const nlohmann::json& extra = nullptr);
+  /// Writes `content` to `dir/name` whole (util/files.h: noted in files.txt, a flushed
+  /// temporary file renamed over it): the owner's reports and plots, of fixed names.
+  absl::Status write_file(const std::string& name, const std::string& content);
 
   const std::string& dir() const { return dir_; }
   std::string stderr_dir() const { return dir_ + "/stderr"; }
@@ -62,15 +78,16 @@ class ResultsStore {
   static std::string sgf_name(int64_t index);
 
  private:
-  explicit ResultsStore(std::string dir) : dir_(std::move(dir)) {}
+  ResultsStore(std::string dir, OwnedFolder folder, StoreKind kind)
+      : dir_(std::move(dir)), folder_(std::move(folder)), kind_(std::move(kind)) {}
   absl::Status prepare(const nlohmann::json& settings, std::span<const GameAssignment> schedule);
-  absl::Status note_written(const std::string& name);
   absl::Status write_sgf(const GameResult& g);
 
   std::string dir_;
+  OwnedFolder folder_;
+  StoreKind kind_;
   std::vector<GameResult> loaded_;
-  std::set<std::string> written_;  // files.txt
-  std::FILE* written_file_ = nullptr;
+  std::map<int64_t, nlohmann::json> loaded_lines_;
   std::FILE* results_file_ = nullptr;
 };
 
@@ -82,6 +99,6 @@ struct OpenedStore {
   std::set<int64_t> done;
 };
 absl::StatusOr<OpenedStore> open_store_on_ranks(const std::string& dir, const nlohmann::json& settings,
-                                                std::span<const GameAssignment> schedule);
+                                                std::span<const GameAssignment> schedule, const StoreKind& kind = {});
 
 }  // namespace hane

@@ -15,10 +15,12 @@
 #include "absl/strings/str_format.h"
 #include "cluster/cluster.h"
 #include "match/report.h"
+#include "match/results_store.h"
 #include "match/runner.h"
 #include "match/result.h"
 #include "match/schedule.h"
 #include "match/stats.h"
+#include "util/plot.h"
 #include "util/progress.h"
 
 namespace hane {
@@ -28,20 +30,6 @@ namespace fs = std::filesystem;
 
 constexpr int kPlus = 0, kMinus = 1, kAgainst = 2;
 
-absl::Status write_file_atomic(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << content;
-    f.flush();
-    if (!f) return absl::InternalError(absl::StrCat("cannot write ", tmp));
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) return absl::InternalError(absl::StrCat("cannot rename ", tmp, " to ", path, ": ", ec.message()));
-  return absl::OkStatus();
-}
-
 std::string utc_time() {
   const std::time_t t = std::time(nullptr);
   std::tm tm{};
@@ -50,8 +38,6 @@ std::string utc_time() {
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
 }
-
-std::string sgf_path(const std::string& out, int64_t index) { return absl::StrFormat("%s/sgf/%06d.sgf", out, index); }
 
 // A file name part for a key: letters, digits, '-' and '_' kept, the rest '_'.
 std::string file_part(const std::string& key) {
@@ -86,53 +72,10 @@ std::vector<GameAssignment> batch_games(const TuneOptions& o, int64_t b) {
   return out;
 }
 
-bool same_assignment(const GameResult& g, const GameAssignment& a) {
-  return g.index == a.index && g.pairing == a.pairing && g.pair == a.pair && g.black == a.black && g.white == a.white &&
-         g.seed == a.seed;
-}
-
 struct Recorded {
   GameResult game;
-  nlohmann::json tune;  // {batch, plus, minus}
+  nlohmann::json tune;  // {batch, plus, minus}; null when the line has none
 };
-
-// Reads results.jsonl: the good lines by game index, and the problems (then rewritten).
-struct Loaded {
-  std::map<int64_t, Recorded> games;
-  std::vector<std::string> problems;
-};
-
-Loaded load_results(const std::string& path) {
-  Loaded out;
-  std::ifstream f(path, std::ios::binary);
-  std::string line;
-  for (int64_t lineno = 1; std::getline(f, line); ++lineno) {
-    if (line.empty()) continue;
-    auto problem = [&](const std::string& what) {
-      out.problems.push_back(absl::StrCat(path, ": line ", lineno, ": ", what, "; the game will be played again"));
-    };
-    const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded()) {
-      problem(f.eof() ? "truncated (the run was killed while writing it)" : "not JSON");
-      continue;
-    }
-    auto g = game_from_json(j);
-    if (!g.ok()) {
-      problem(std::string(g.status().message()));
-      continue;
-    }
-    if (!j.contains("tune") || !j["tune"].is_object()) {
-      problem("no \"tune\" entry");
-      continue;
-    }
-    if (out.games.contains(g->index)) {
-      problem(absl::StrCat("game ", g->index, " recorded twice; the first is kept"));
-      continue;
-    }
-    out.games.emplace(g->index, Recorded{std::move(*g), j["tune"]});
-  }
-  return out;
-}
 
 // What is kept of a batch for the report, the trajectory and the running Elo.
 struct BatchRow {
@@ -144,7 +87,8 @@ struct BatchRow {
   Wdl ahead;                          // direct: the ahead engine's games (when orient != 0)
   Wdl vs_against;                     // against: plus's and minus's games against the opponent
   double elo = 0, elo_lo = 0, elo_hi = 0, score = 0.5;
-  int64_t window_games = 0;
+  int64_t window_games = 0;    // games behind the running Elo
+  int64_t window_batches = 0;  // the batches it looks at
 };
 
 void add_points(Wdl& w, double pts) {
@@ -170,6 +114,7 @@ void running_elo(std::vector<BatchRow>& rows, bool against) {
   last.elo_lo = clamp(elo_from_score(ci.lo), -800);
   last.elo_hi = clamp(elo_from_score(ci.hi), 800);
   last.window_games = sum.games();
+  last.window_batches = static_cast<int64_t>(w);
 }
 
 std::string elo_meaning(bool against) {
@@ -219,76 +164,29 @@ absl::StatusOr<TuneOutcome> run_tune(const TuneOptions& o, const std::atomic<boo
   settings["rules"] = o.game.rules_name;
   settings["max_moves"] = o.game.max_moves;
 
-  // Rank 0 reads the folder; every rank gets the recorded games.
-  Loaded loaded;
-  auto prepare = [&]() -> absl::Status {
-    std::error_code ec;
-    // Only a new folder, one without files, or one holding a tuning run of hane's (tune.json):
-    // the SGFs it writes (sgf/NNNNNN.sgf) would overwrite a stranger's files.
-    if (!fs::exists(o.out_dir + "/tune.json", ec)) {
-      for (fs::recursive_directory_iterator it(o.out_dir, ec), end; !ec && it != end; it.increment(ec)) {
-        if (!it->is_directory(ec)) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              o.out_dir, " holds files but no tuning run of hane's (no tune.json), e.g. ", it->path().string(),
-              ": a tuning run writes into a new or empty folder, or resumes its own; use another --out folder"));
-        }
-      }
-      ec.clear();
+  // Rank 0 opens (and repairs) the folder with the results store of a match
+  // (match/results_store.h); every rank gets the recorded games.
+  std::vector<GameAssignment> schedule;
+  for (int64_t b = 0; b < batches; ++b) {
+    for (GameAssignment& a : batch_games(o, b)) schedule.push_back(std::move(a));
+  }
+  auto opened = open_store_on_ranks(o.out_dir, settings, schedule,
+                                    StoreKind{.settings_file = "tune.json", .what = "tuning run", .command = "tune"});
+  if (!opened.ok()) return opened.status();
+  ResultsStore* store = opened->store.get();  // rank 0 only
+  std::map<int64_t, Recorded> loaded;
+  std::string lines;
+  if (root) {
+    for (const auto& [idx, line] : store->loaded_lines()) lines += line.dump() + "\n";
+  }
+  if (ranks > 1) cluster::broadcast(lines);
+  {
+    std::istringstream in(lines);
+    for (std::string line; std::getline(in, line);) {
+      const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+      auto g = game_from_json(j);
+      if (g.ok()) loaded.emplace(g->index, Recorded{std::move(*g), j.value("tune", nlohmann::json())});
     }
-    for (const char* sub : {"", "/sgf", "/stderr"}) {
-      fs::create_directories(o.out_dir + sub, ec);
-      if (ec) return absl::InternalError(absl::StrCat("cannot create ", o.out_dir, sub, ": ", ec.message()));
-    }
-    const std::string settings_path = o.out_dir + "/tune.json";
-    if (fs::exists(settings_path)) {
-      std::ifstream f(settings_path);
-      const nlohmann::json old = nlohmann::json::parse(f, nullptr, false);
-      if (old.is_discarded() || old != settings) {
-        return absl::InvalidArgumentError(absl::StrCat(o.out_dir, " holds a tuning run with other settings (", settings_path,
-                                                       "); use another --out folder or the same options"));
-      }
-    } else if (absl::Status s = write_file_atomic(settings_path, settings.dump(2) + "\n"); !s.ok()) {
-      return s;
-    }
-    loaded = load_results(results_path);
-    for (const std::string& p : loaded.problems) std::fprintf(stderr, "tune: %s\n", p.c_str());
-    if (!loaded.problems.empty()) {
-      std::string content;
-      for (const auto& [idx, r] : loaded.games) {
-        nlohmann::json j = to_json(r.game);
-        j["tune"] = r.tune;
-        content += j.dump() + "\n";
-      }
-      if (absl::Status s = write_file_atomic(results_path, content); !s.ok()) return s;
-    }
-    return absl::OkStatus();
-  };
-  absl::Status prepared = root ? prepare() : absl::OkStatus();
-  if (ranks > 1) {
-    std::string message(prepared.message());
-    cluster::broadcast(message);
-    if (!message.empty()) return prepared.ok() ? absl::FailedPreconditionError("rank 0: " + message) : prepared;
-    std::string lines;
-    for (const auto& [idx, r] : loaded.games) {
-      nlohmann::json j = to_json(r.game);
-      j["tune"] = r.tune;
-      lines += j.dump() + "\n";
-    }
-    cluster::broadcast(lines);
-    if (!root) {
-      std::error_code ec;
-      fs::create_directories(o.out_dir + "/stderr", ec);
-      if (ec) return absl::InternalError(absl::StrCat("cannot create ", o.out_dir, "/stderr: ", ec.message()));
-      loaded = Loaded{};
-      std::istringstream in(lines);
-      for (std::string line; std::getline(in, line);) {
-        const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-        auto g = game_from_json(j);
-        if (g.ok()) loaded.games.emplace(g->index, Recorded{std::move(*g), j["tune"]});
-      }
-    }
-  } else if (!prepared.ok()) {
-    return prepared;
   }
 
   // The engines must start before any game: the tuned engine at the start values, and the opponent.
@@ -304,14 +202,12 @@ absl::StatusOr<TuneOutcome> run_tune(const TuneOptions& o, const std::atomic<boo
     return checked.status();
   }
 
-  std::FILE* results_file = root ? std::fopen(results_path.c_str(), "ab") : nullptr;
-  if (root && !results_file) return absl::InternalError(absl::StrCat("cannot open ", results_path));
   const std::vector<double> start_theta = spsa->theta();
   std::vector<BatchRow> rows;
   int64_t played = 0, counted = 0, voids = 0, forfeits = 0;
   int64_t pending_total = 0;
   for (int64_t b = 0; b < batches; ++b) {
-    for (const GameAssignment& a : batch_games(o, b)) pending_total += !loaded.games.contains(a.index);
+    for (const GameAssignment& a : batch_games(o, b)) pending_total += !loaded.contains(a.index);
   }
   if (root && !o.progress) Progress::set_enabled(false);
   std::optional<Progress> progress;
@@ -337,13 +233,12 @@ absl::StatusOr<TuneOutcome> run_tune(const TuneOptions& o, const std::atomic<boo
     std::map<int64_t, GameResult> done;
     std::vector<const GameAssignment*> missing;
     for (const GameAssignment& a : games) {
-      auto it = loaded.games.find(a.index);
-      if (it == loaded.games.end()) {
+      auto it = loaded.find(a.index);
+      if (it == loaded.end()) {
         missing.push_back(&a);
         continue;
       }
-      if (!same_assignment(it->second.game, a) || it->second.tune != tune_entry) {
-        if (root) fclose(results_file);
+      if (it->second.tune != tune_entry) {
         return absl::InvalidArgumentError(absl::StrCat(
             results_path, ": game ", a.index, " does not match the replayed run (batch ", b, " would play ",
             tune_entry.dump(), ", the file says ", it->second.tune.dump(), "); use another --out folder"));
@@ -356,13 +251,7 @@ absl::StatusOr<TuneOutcome> run_tune(const TuneOptions& o, const std::atomic<boo
     std::vector<GameResult> fresh;
     GameSink sink;
     sink.record = [&](GameResult&& g) -> absl::Status {
-      nlohmann::json line = to_json(g);
-      line["tune"] = tune_entry;
-      const std::string text = line.dump() + "\n";
-      if (absl::Status s = write_file_atomic(sgf_path(o.out_dir, g.index), game_sgf(g)); !s.ok()) return s;
-      if (std::fwrite(text.data(), 1, text.size(), results_file) != text.size() || std::fflush(results_file) != 0) {
-        return absl::InternalError(absl::StrCat("cannot append to ", results_path));
-      }
+      if (absl::Status s = store->record(g, {{"tune", tune_entry}}); !s.ok()) return s;
       fresh.push_back(std::move(g));
       return absl::OkStatus();
     };
@@ -394,7 +283,7 @@ absl::StatusOr<TuneOutcome> run_tune(const TuneOptions& o, const std::atomic<boo
     }
     for (GameResult& g : fresh) {
       const int64_t idx = g.index;
-      loaded.games.emplace(idx, Recorded{g, tune_entry});
+      loaded.emplace(idx, Recorded{g, tune_entry});
       done.emplace(idx, std::move(g));
       ++played;
     }
@@ -443,7 +332,6 @@ absl::StatusOr<TuneOutcome> run_tune(const TuneOptions& o, const std::atomic<boo
       progress->update(played, note);
     }
   }
-  if (results_file) std::fclose(results_file);
   if (root) {
     progress->finish();
     if (!o.progress) Progress::set_enabled(true);
@@ -509,8 +397,12 @@ absl::StatusOr<TuneOutcome> run_tune(const TuneOptions& o, const std::atomic<boo
     const BatchRow& last = rows.back();
     if (last.window_games == 0) {
       // Without --against, a batch counts only once theta has left its start (before that no
-      // side is "ahead").
-      absl::StrAppendFormat(&t, "\nrunning Elo: no game counted yet (%s)\n", elo_meaning(against));
+      // side is "ahead"); every game may be void too.
+      absl::StrAppendFormat(&t, "\nrunning Elo: not measured yet: none of the games of the last %d batch%s counts for it (%s)\n",
+                            last.window_batches, last.window_batches == 1 ? "" : "es",
+                            against ? "every one was void"
+                                    : "theta was still at its start there, so neither perturbed engine was ahead; "
+                                      "the steps counted every game");
     } else {
       absl::StrAppendFormat(&t, "\nrunning Elo %+.0f [%+.0f, %+.0f] over %d games: %s\n", last.elo, last.elo_lo,
                             last.elo_hi, last.window_games, elo_meaning(against));
@@ -520,7 +412,7 @@ absl::StatusOr<TuneOutcome> run_tune(const TuneOptions& o, const std::atomic<boo
   // trajectory.dat and the plots.
   const std::string data = o.out_dir + "/trajectory.dat";
   {
-    std::ofstream f(data);
+    std::ostringstream f;
     f << "# pairs_done result elo elo_lo elo_hi";
     for (const SpsaParam& p : o.params) f << " " << p.key << " " << p.key << "+ " << p.key << "-";
     f << "\n0 0 0 0 0";
@@ -531,50 +423,52 @@ absl::StatusOr<TuneOutcome> run_tune(const TuneOptions& o, const std::atomic<boo
       for (size_t i = 0; i < n; ++i) f << " " << row.theta[i] << " " << row.plus[i] << " " << row.minus[i];
       f << "\n";
     }
+    if (absl::Status s = store->write_file("trajectory.dat", f.str()); !s.ok()) return s;
   }
   if (o.plots) {
-    if (std::system("gnuplot --version >/dev/null 2>&1") != 0) {
-      t += "\nplots: gnuplot not found, skipped (data in " + data + "; Debian package gnuplot-nox)\n";
+    // The legends go below the plots, never over the curves.
+    std::ostringstream f;
+    std::vector<std::string> files;
+    f << "set terminal svg size 800,540 dynamic background '#ffffff'\nset key below horizontal\nset grid\n"
+      << "set xlabel 'game pairs'\n";
+    for (size_t i = 0; i < n; ++i) {
+      const std::string file = o.out_dir + "/theta-" + file_part(o.params[i].key) + ".svg";
+      files.push_back(file);
+      const int col = 6 + 3 * static_cast<int>(i);
+      f << "set output " << gnuplot_quote(file) << "\n"
+        << "set title " << gnuplot_quote("SPSA: " + o.params[i].key + " (theta, and the values played: theta +- c_k)")
+        << " noenhanced\n"
+        << "set ylabel " << gnuplot_quote(o.params[i].key) << " noenhanced\nset yrange [" << o.params[i].min << ":"
+        << o.params[i].max << "]\n"
+        << "plot " << gnuplot_quote(data) << " using 1:" << col + 1 << ":" << col + 2
+        << " with filledcurves fs transparent solid 0.2 lc rgb '#4477aa' title 'theta +- c_k', "
+        << "'' using 1:" << col << " with lines lw 2 lc rgb '#224488' title 'theta', " << o.params[i].start
+        << " with lines lc rgb '#888888' title 'start'\n";
+    }
+    const std::string file = o.out_dir + "/elo.svg";
+    files.push_back(file);
+    f << "set output " << gnuplot_quote(file) << "\nset autoscale y\n"
+      << "set title "
+      << gnuplot_quote((against ? "running Elo against " + o.against->name : std::string("running Elo: ahead vs behind")) +
+                       " (last quarter of the batches, 95% Wilson interval)")
+      << " noenhanced\nset ylabel 'Elo'\n"
+      << "plot " << gnuplot_quote(data) << " every ::1 using 1:4:5 with filledcurves fs transparent solid 0.25 lc rgb "
+      << "'#4477aa' title '95% interval', '' every ::1 using 1:3 with lines lw 2 lc rgb '#224488' title 'Elo', 0 with "
+      << "lines lc rgb '#888888' notitle\n";
+    if (const std::string problem = run_gnuplot(o.out_dir + "/plots.gp", f.str()); !problem.empty()) {
+      t += "\nplots: not drawn: " + problem + " (data in " + data + ")\n";
     } else {
-      const std::string script = o.out_dir + "/plots.gp";
-      std::vector<std::string> files;
-      {
-        std::ofstream f(script);
-        f << "set terminal svg size 800,500 dynamic background '#ffffff'\nset key top left\nset grid\n"
-          << "set xlabel 'game pairs'\n";
-        for (size_t i = 0; i < n; ++i) {
-          const std::string file = o.out_dir + "/theta-" + file_part(o.params[i].key) + ".svg";
-          files.push_back(file);
-          const int col = 6 + 3 * static_cast<int>(i);
-          f << "set output '" << file << "'\n"
-            << "set title 'SPSA: " << o.params[i].key << " (theta, and the values played: theta +- c_k)'\n"
-            << "set ylabel '" << o.params[i].key << "'\nset yrange [" << o.params[i].min << ":" << o.params[i].max << "]\n"
-            << "plot '" << data << "' using 1:" << col + 1 << ":" << col + 2
-            << " with filledcurves fs transparent solid 0.2 lc rgb '#4477aa' title 'theta +- c_k', "
-            << "'' using 1:" << col << " with lines lw 2 lc rgb '#224488' title 'theta', " << o.params[i].start
-            << " with lines lc rgb '#888888' title 'start'\n";
-        }
-        const std::string file = o.out_dir + "/elo.svg";
-        files.push_back(file);
-        f << "set output '" << file << "'\nset autoscale y\nset key top right\n"
-          << "set title '" << (against ? "running Elo against " + o.against->name : std::string("running Elo: ahead vs behind"))
-          << " (last quarter of the batches, 95% Wilson interval)'\nset ylabel 'Elo'\n"
-          << "plot '" << data << "' every ::1 using 1:4:5 with filledcurves fs transparent solid 0.25 lc rgb '#4477aa' "
-          << "title '95% interval', '' every ::1 using 1:3 with lines lw 2 lc rgb '#224488' title 'Elo', 0 with lines "
-          << "lc rgb '#888888' notitle\n";
-      }
-      if (std::system(("gnuplot '" + script + "' 2>'" + o.out_dir + "/gnuplot.log'").c_str()) != 0) {
-        t += "\nplots: gnuplot failed (see " + o.out_dir + "/gnuplot.log)\n";
-      } else {
-        t += "\nplots:";
-        for (const std::string& file : files) t += " " + file;
-        t += "\n";
-      }
+      t += "\nplots:";
+      for (const std::string& name : files) t += " " + name;
+      t += "\n";
     }
   }
-  if (out.interrupted) t += "\ninterrupted: run the same command again to resume\n";
-  if (absl::Status s = write_file_atomic(o.out_dir + "/report.json", r.dump(2) + "\n"); !s.ok()) return s;
-  if (absl::Status s = write_file_atomic(o.out_dir + "/report.txt", t); !s.ok()) return s;
+  if (out.interrupted) {
+    absl::StrAppendFormat(&t, "\nstopped (interrupted) after %d of %d batches: run the same command again to resume\n",
+                          rows.size(), batches);
+  }
+  if (absl::Status s = store->write_file("report.json", r.dump(2) + "\n"); !s.ok()) return s;
+  if (absl::Status s = store->write_file("report.txt", t); !s.ok()) return s;
   return out;
 }
 

@@ -12,11 +12,11 @@
 // loss of the side that forfeited (the referee's result). Each game has its own seed as in a
 // match (SplitMix64 of the run's seed and the game's index).
 //
-// Output folder:
+// Output folder, kept by the results store of a match (results_store.h, StoreKind tune.json):
 //   tune.json            the settings (a rerun must match them)
 //   results.jsonl        one line per game (match/result.h) plus "tune": {batch, plus, minus},
 //                        the values the engines were given
-//   sgf/, stderr/        as in a match
+//   sgf/, stderr/, files.txt   as in a match
 //   trajectory.dat       per batch: pairs done, theta of every parameter, result, running Elo
 //   report.json, report.txt, and with gnuplot theta-<key>.svg per parameter and elo.svg
 // Resume: the trajectory is replayed from results.jsonl batch by batch (the recorded values
@@ -72,9 +72,11 @@ struct TuneOutcome {
   std::vector<std::string> values;     // theta as the engines would get it
 };
 
-/// Runs (or resumes) the tuning. Errors: InvalidArgument for bad options or an out_dir holding
-/// another run; FailedPrecondition naming the engine when one does not start (checked before
-/// any game) or a game cannot be played; Internal for I/O errors. When `interrupt` becomes true
+/// Runs (or resumes) the tuning. Errors: InvalidArgument for bad options, an out_dir holding
+/// another run (naming the setting that differs, with both values) or files but no tune.json,
+/// or a file in sgf/ the run did not write where a game still to be played goes;
+/// FailedPrecondition naming the engine when one does not start (checked before any game) or a
+/// game cannot be played; Internal for I/O errors. When `interrupt` becomes true
 /// the games in progress are abandoned and the outcome says interrupted. Every rank calls it
 /// with the same options; rank 0 writes and gets the report, the others only `interrupted`,
 /// `finished` and `theta`.

@@ -116,6 +116,37 @@ constexpr std::pair<std::string_view, SettingsCheck> kSettingsChecks[] = {
 
 }  // namespace
 
+absl::StatusOr<PolicySpec> parse_policy_spec(std::string_view spec) {
+  const size_t colon = spec.find(':');
+  PolicySpec out;
+  out.name = std::string(spec.substr(0, colon));
+  out.model = colon == std::string_view::npos ? "" : std::string(spec.substr(colon + 1));
+  for (const PolicyKind& k : kPolicies) {
+    if (k.name == out.name) out.kind = &k;
+  }
+  if (out.kind == nullptr) {
+    return absl::InvalidArgumentError("unknown playout policy '" + std::string(spec) + "' (known: " +
+                                      absl::StrJoin(policy_names(), ", ") + ")");
+  }
+  if (out.kind->argument.empty() && colon != std::string_view::npos) {
+    return absl::InvalidArgumentError("playout policy '" + out.name + "' takes no model (got '" + std::string(spec) + "')");
+  }
+  if (!out.kind->argument.empty() && out.model.empty()) {
+    return absl::InvalidArgumentError("playout policy '" + out.name + "' needs a model: " + out.name + ":MODEL");
+  }
+  return out;
+}
+
+absl::StatusOr<PolicyOptions> parse_policy_settings(std::span<const std::string> settings) {
+  PolicyOptions o;
+  for (const std::string& s : settings) {
+    const size_t eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) return absl::InvalidArgumentError("policy setting '" + s + "': expected KEY=VALUE");
+    o.settings[s.substr(0, eq)] = s.substr(eq + 1);
+  }
+  return o;
+}
+
 absl::Status check_policy_settings(std::string_view spec, const PolicyOptions& options) {
   const std::string_view name = spec.substr(0, spec.find(':'));
   for (const auto& [n, check] : kSettingsChecks) {
@@ -133,22 +164,9 @@ std::vector<std::string> policy_names() {
 }
 
 absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_policy(std::string_view spec, const PolicyOptions& options) {
-  const size_t colon = spec.find(':');
-  const std::string_view name = spec.substr(0, colon);
-  const std::string_view model = colon == std::string_view::npos ? std::string_view() : spec.substr(colon + 1);
-  for (const PolicyKind& k : kPolicies) {
-    if (k.name != name) continue;
-    const std::string n(name);
-    if (k.argument.empty() && colon != std::string_view::npos) {
-      return absl::InvalidArgumentError("playout policy '" + n + "' takes no model (got '" + std::string(spec) + "')");
-    }
-    if (!k.argument.empty() && model.empty()) {
-      return absl::InvalidArgumentError("playout policy '" + n + "' needs a model: " + n + ":MODEL");
-    }
-    return k.make(model, options);
-  }
-  return absl::InvalidArgumentError("unknown playout policy '" + std::string(spec) + "' (known: " +
-                                    absl::StrJoin(policy_names(), ", ") + ")");
+  absl::StatusOr<PolicySpec> parsed = parse_policy_spec(spec);
+  if (!parsed.ok()) return parsed.status();
+  return parsed->kind->make(parsed->model, options);
 }
 
 }  // namespace hane

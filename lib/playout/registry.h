@@ -38,10 +38,25 @@ struct PolicyKind {
   PolicyFactory make;
 };
 
-/// The policy named by `spec` ("NAME" or "NAME:MODEL"). Errors: an unknown name (the message
-/// lists the known ones), a missing or extra model, a missing or unusable model file (the
-/// message names the path), an unknown setting. Loads the model: a wrong model fails here,
-/// before any playout.
+/// A spec read: "NAME" or "NAME:MODEL", the policy registered under NAME.
+struct PolicySpec {
+  std::string name;
+  std::string model;                // "" when the policy takes none
+  const PolicyKind* kind = nullptr;
+};
+
+/// The one reading of a policy spec, for every command (engine options, bench, tune, analyze)
+/// and make_policy. Errors (InvalidArgument): an unknown name (the message lists the known
+/// ones), a model given to a policy that takes none, a missing model. Loads nothing.
+absl::StatusOr<PolicySpec> parse_policy_spec(std::string_view spec);
+
+/// The settings "KEY=VALUE" (each --policy-set), in order (a later value of a key replaces an
+/// earlier one). Errors (InvalidArgument): an entry without '=' or without a key, naming it.
+absl::StatusOr<PolicyOptions> parse_policy_settings(std::span<const std::string> settings);
+
+/// The policy named by `spec` ("NAME" or "NAME:MODEL"). Errors: those of parse_policy_spec, a
+/// missing or unusable model file (the message names the path), an unknown setting. Loads the
+/// model: a wrong model fails here, before any playout.
 absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_policy(std::string_view spec,
                                                            const PolicyOptions& options = {});
 

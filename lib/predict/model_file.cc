@@ -7,6 +7,8 @@
 #include <map>
 #include <sstream>
 
+#include "util/files.h"
+
 namespace hane {
 namespace {
 constexpr std::string_view kMagic = "hane-model";
@@ -57,11 +59,15 @@ absl::Status write_model_file(const std::string& path, nlohmann::json header, st
   header["format"] = kModelFormat;
   header["payload_bytes"] = payload.size();
   header["payload_fnv64"] = hex64(fnv1a64(payload));
-  std::ofstream out(path, std::ios::binary);
-  out << kMagic << '\n' << header.dump() << '\n';
-  out.write(payload.data(), static_cast<std::streamsize>(payload.size()));
-  out.close();
-  if (!out) return absl::InternalError(path + ": cannot write the model file: " + std::strerror(errno));
+  std::string bytes;
+  const std::string head = header.dump();
+  bytes.reserve(kMagic.size() + head.size() + payload.size() + 2);
+  bytes.append(kMagic).append(1, '\n').append(head).append(1, '\n').append(payload);
+  // Never in place: a kill or a full disk leaves the previous model whole (util/files.h).
+  if (absl::Status s = write_file_atomically(path, bytes); !s.ok()) {
+    return absl::InternalError(path + ": cannot write the model file (any previous one is left as it was): " +
+                               std::string(s.message()));
+  }
   return absl::OkStatus();
 }
 

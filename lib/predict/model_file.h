@@ -37,8 +37,10 @@ struct ModelFile {
 /// common). Empty (the default) records nothing. Not thread-safe: set before training.
 void set_training_board_sizes(std::map<int, int64_t> sizes);
 
-/// Writes header (completed with format, payload_bytes and payload_fnv64) and payload.
-/// Errors: Internal naming the path if it cannot be written.
+/// Writes header (completed with format, payload_bytes and payload_fnv64) and payload, never in
+/// place: to a temporary file in the same folder, flushed to the disk, then renamed over `path`
+/// (util/files.h), so a kill or a full disk leaves the previous model at `path` whole.
+/// Errors: Internal naming the path and the system's reason if it cannot be written.
 absl::Status write_model_file(const std::string& path, nlohmann::json header, std::string_view payload);
 
 /// Reads and checks a model file. Errors (InvalidArgument / NotFound), each naming the path:

@@ -1,8 +1,12 @@
 #include "sgf/writer.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <map>
 
+#include "sgf/parser.h"
 #include "sgf/text.h"
 
 namespace hane {
@@ -156,6 +160,144 @@ std::string write_sgf(const GameRecord& record) { return Writer(record, nullptr)
 
 std::string write_sgf(const GameRecord& record, const SgfAnnotations& annotations) {
   return Writer(record, &annotations).run();
+}
+
+namespace {
+
+// One change to the text: `remove` bytes at `at` replaced by `insert`.
+struct Edit {
+  size_t at = 0;
+  size_t remove = 0;
+  std::string insert;
+};
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+size_t offset_in(std::string_view text, std::string_view part) { return static_cast<size_t>(part.data() - text.data()); }
+
+// Edits that delete every occurrence of `p` in its node: each run of its values (only white
+// space between them) with the identifier before it.
+void remove_property(std::string_view text, const SgfProperty& p, std::vector<Edit>& edits) {
+  const auto& values = p.values;
+  for (size_t i = 0; i < values.size();) {
+    const size_t open = offset_in(text, values[i]) - 1;
+    size_t j = i;
+    size_t close = offset_in(text, values[j]) + values[j].size();
+    while (j + 1 < values.size()) {
+      const size_t next_open = offset_in(text, values[j + 1]) - 1;
+      if (next_open < close) break;
+      bool only_space = true;
+      for (size_t k = close + 1; k < next_open && only_space; ++k) only_space = is_space(text[k]);
+      if (!only_space) break;
+      ++j;
+      close = offset_in(text, values[j]) + values[j].size();
+    }
+    size_t start = open;
+    while (start > 0 && is_space(text[start - 1])) --start;
+    while (start > 0 && std::isalpha(static_cast<unsigned char>(text[start - 1]))) --start;
+    edits.push_back({start, close + 1 - start, ""});
+    i = j + 1;
+  }
+}
+
+// The ')' a tree cut at the end lacks: '(' minus ')' outside values.
+int unclosed(std::string_view text) {
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '[') {
+      for (++i; i < text.size() && text[i] != ']'; ++i) {
+        if (text[i] == '\\') ++i;
+      }
+    } else if (c == '(') {
+      ++depth;
+    } else if (c == ')') {
+      --depth;
+    }
+  }
+  return std::max(depth, 0);
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> annotate_sgf(std::string_view text, const SgfAnnotations& notes) {
+  const ParseResult parsed = parse_sgf(text);
+  if (parsed.trees.empty()) {
+    return absl::InvalidArgumentError("no game tree to annotate" +
+                                      (parsed.status.ok() ? std::string() : ": " + std::string(parsed.status.message())));
+  }
+  const ParsedTree& tree = parsed.trees[0];
+  const std::span<const SgfNode> line = tree.main_line();
+  // What each main-line node gets: identifiers in order of first addition, C apart.
+  struct NodeNotes {
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<std::string>> values;
+    std::string comment;
+    void add(const SgfProperties& props) {
+      for (const auto& [id, v] : props) {
+        if (id == "C") {
+          for (const std::string& c : v) comment += (comment.empty() ? "" : "\n\n") + c;
+          continue;
+        }
+        if (!values.contains(id)) order.push_back(id);
+        values[id] = v;
+      }
+    }
+  };
+  std::vector<NodeNotes> added(line.size());
+  added[0].add(notes.root);
+  size_t move = 0;
+  for (size_t n = 0; n < line.size(); ++n) {
+    for (const char* id : {"B", "W"}) {
+      if (const SgfProperty* p = line[n].find(id)) {
+        for (size_t k = 0; k < p->values.size(); ++k, ++move) {
+          if (move < notes.moves.size()) added[n].add(notes.moves[move]);
+        }
+      }
+    }
+  }
+  if (move < notes.moves.size()) {
+    return absl::InvalidArgumentError("the game's main line has " + std::to_string(move) + " moves, not " +
+                                      std::to_string(notes.moves.size()));
+  }
+  std::vector<Edit> edits;
+  for (size_t n = 0; n < line.size(); ++n) {
+    const NodeNotes& a = added[n];
+    const SgfNode& node = line[n];
+    std::string insert;
+    for (const std::string& id : a.order) {
+      if (const SgfProperty* p = node.find(id)) remove_property(text, *p, edits);
+      if (a.values.at(id).empty()) continue;
+      insert += id;
+      for (const std::string& v : a.values.at(id)) insert += "[" + sgf_text::escape(v) + "]";
+    }
+    if (!a.comment.empty()) {
+      const SgfProperty* c = node.find("C");
+      if (c != nullptr) {
+        const std::string_view last = c->values.back();
+        edits.push_back({offset_in(text, last) + last.size(), 0,
+                         (sgf_text::trim(last).empty() ? "" : "\n\n") + sgf_text::escape(a.comment)});
+      } else {
+        insert += "C[" + sgf_text::escape(a.comment) + "]";
+      }
+    }
+    if (!insert.empty()) edits.push_back({node.offset + 1, 0, insert});
+  }
+  // At one place, what is inserted goes before what is removed there.
+  std::stable_sort(edits.begin(), edits.end(), [](const Edit& x, const Edit& y) {
+    return x.at != y.at ? x.at < y.at : (x.remove == 0) > (y.remove == 0);
+  });
+  std::string out;
+  size_t at = tree.begin_offset();
+  for (const Edit& e : edits) {
+    out.append(text.substr(at, e.at - at));
+    out += e.insert;
+    at = e.at + e.remove;
+  }
+  out.append(text.substr(at, tree.end_offset() - at));
+  out.append(static_cast<size_t>(unclosed(out)), ')');
+  if (out.empty() || out.back() != '\n') out += "\n";
+  return out;
 }
 
 }  // namespace hane

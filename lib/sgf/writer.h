@@ -2,9 +2,11 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "sgf/record.h"
 
 namespace hane {
@@ -32,5 +34,15 @@ struct SgfAnnotations {
 
 /// write_sgf with `annotations` (analysis figures, comments, territory) in the nodes.
 std::string write_sgf(const GameRecord& record, const SgfAnnotations& annotations);
+
+/// The first game tree of `sgf_text` (as read: every property, every variation, its bytes and
+/// charset kept) with `annotations` added to its main line: `root` to the root node, moves[i]
+/// to the node of the (i+1)-th move (each B or W value is a move, a node's B before its W, as
+/// record.h counts them; several moves in one node share it, a later move's identifier
+/// replacing an earlier one's). C is appended to the node's own comment (after a blank line);
+/// any other identifier the node holds already is replaced. A tree cut at the end (parser.h:
+/// "missing ')'") is closed. Errors: InvalidArgument when the text holds no game tree or its
+/// main line has fewer moves than `annotations.moves`.
+absl::StatusOr<std::string> annotate_sgf(std::string_view sgf_text, const SgfAnnotations& annotations);
 
 }  // namespace hane
