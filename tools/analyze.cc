@@ -142,6 +142,7 @@ constexpr int64_t kDefaultVisits = 1000;
 void read_engine_options(AnalyzeFlags& f) {
   const gtp::EngineOptions engine = checked_engine_options(f.engine);
   f.analyze.search = engine.search;
+  f.analyze.large_board_search = engine.large_board_search;
   f.analyze.visits = engine.visits;
   f.analyze.playouts = engine.playouts;
   f.analyze.seconds = engine.time_per_move;

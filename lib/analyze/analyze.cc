@@ -135,8 +135,10 @@ absl::StatusOr<Game> replay_game(const GameRecord& record, const BeforeMove& bef
   return game;
 }
 
-Analyzer::Analyzer(const AnalyzeOptions& options, std::unique_ptr<Search> search, std::unique_ptr<Guesser> guesser)
-    : options_(options), search_(std::move(search)), guesser_(std::move(guesser)) {}
+Analyzer::Analyzer(const AnalyzeOptions& options, std::unique_ptr<Search> search, std::unique_ptr<Search> large,
+                   std::unique_ptr<Guesser> guesser)
+    : options_(options), small_(std::move(search)), large_(std::move(large)), search_(small_.get()),
+      guesser_(std::move(guesser)) {}
 
 Analyzer::~Analyzer() = default;
 
@@ -153,13 +155,21 @@ absl::StatusOr<std::unique_ptr<Analyzer>> Analyzer::create(const AnalyzeOptions&
   s.reuse_tree = true;
   auto search = Search::create(s);
   if (!search.ok()) return search.status();
+  std::unique_ptr<Search> large;
+  if (options.large_board_search) {
+    SearchOptions l = *options.large_board_search;
+    l.reuse_tree = true;
+    auto created = Search::create(l);
+    if (!created.ok()) return created.status();
+    large = std::move(*created);
+  }
   std::unique_ptr<Guesser> guesser;
   if (!options.guesser.empty() && options.guesser != "none") {
     auto g = load_guesser(options.guesser);
     if (!g.ok()) return g.status();
     guesser = std::move(*g);
   }
-  return std::unique_ptr<Analyzer>(new Analyzer(options, std::move(*search), std::move(guesser)));
+  return std::unique_ptr<Analyzer>(new Analyzer(options, std::move(*search), std::move(large), std::move(guesser)));
 }
 
 SearchResult Analyzer::search_to_budget(const Game& game, Color to_play) {
@@ -176,6 +186,7 @@ absl::StatusOr<GameAnalysis> Analyzer::analyze(const GameRecord& record, const O
                                                const ShouldStop& stop) {
   GameAnalysis out;
   out.rules = rules_of(record).name;
+  search_ = record.board_size >= kLargeBoard && large_ ? large_.get() : small_.get();
   search_->clear();
   search_->reseed(options_.search.seed);
   bool stopped = false;

@@ -32,6 +32,9 @@ namespace hane {
 struct AnalyzeOptions {
   /// The engine: policy, prior, seed, knobs (threads: per game).
   SearchOptions search;
+  /// The engine on large boards (kLargeBoard and more) when set, as the engine plays them
+  /// (gtp::EngineOptions::large_board_search).
+  std::optional<SearchOptions> large_board_search;
   /// The budget per position, the first limit reached stopping the search (0: none; at least
   /// one must be set): root visits, reused ones included; new simulations; seconds.
   int64_t visits = 1000;
@@ -127,11 +130,13 @@ class Analyzer {
                                        const ShouldStop& stop = {});
 
  private:
-  Analyzer(const AnalyzeOptions& options, std::unique_ptr<Search> search, std::unique_ptr<Guesser> guesser);
+  Analyzer(const AnalyzeOptions& options, std::unique_ptr<Search> search, std::unique_ptr<Search> large,
+           std::unique_ptr<Guesser> guesser);
   SearchResult search_to_budget(const Game& game, Color to_play);
 
   AnalyzeOptions options_;
-  std::unique_ptr<Search> search_;
+  std::unique_ptr<Search> small_, large_;  // large_: nullptr without large-board settings
+  Search* search_ = nullptr;               // the one for the game being analysed
   std::unique_ptr<Guesser> guesser_;
 };
 

@@ -16,9 +16,6 @@
 
 namespace hane::gtp {
 
-/// Boards of this many points a side and more are large (Pachi's board_large, 15 and more).
-inline constexpr int kLargeBoard = 15;
-
 struct EngineOptions {
   /// Policy, prior, threads, seed and the search's other knobs. search.playouts is the budget
   /// per move when none of `playouts`, `visits` and `time_per_move` is given and no clock runs.

@@ -72,6 +72,10 @@
 
 namespace hane {
 
+/// Boards of this many points a side and more are large (Pachi's board_large): engines may
+/// have settings of their own for them (gtp::EngineOptions::large_board_search).
+inline constexpr int kLargeBoard = 15;
+
 struct SearchOptions {
   /// Playout policy spec for make_policy() (playout/registry.h): "uniform", "rules",
   /// "softmax:MODEL", "guesser:MODEL".
