@@ -2,8 +2,9 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 
+#include "util/files.h"
 #include "util/plot.h"
 
 namespace hane {
@@ -21,7 +22,7 @@ std::string write_eval_plots(const std::vector<std::string>& labels, const std::
                              const std::string& dir) {
   const std::string topk = dir + "/topk.dat", phases = dir + "/phases.dat";
   {
-    std::ofstream f(topk);
+    std::ostringstream f;
     f << "# k, then top-k accuracy (%) of:";
     for (const std::string& l : labels) f << " " << l;
     f << "\n";
@@ -30,10 +31,10 @@ std::string write_eval_plots(const std::vector<std::string>& labels, const std::
       for (const EvalResult& r : results) f << ' ' << fixed(100 * r.accuracy(k), 3);
       f << '\n';
     }
-    if (!f) return "plots: cannot write " + topk;
+    if (absl::Status s = write_file_atomically(topk, f.str()); !s.ok()) return "plots: " + std::string(s.message());
   }
   {
-    std::ofstream f(phases);
+    std::ostringstream f;
     f << "# phase index, phase (moves), then top-1 accuracy (%) in the phase of:";
     for (const std::string& l : labels) f << " " << l;
     f << "\n";
@@ -44,7 +45,7 @@ std::string write_eval_plots(const std::vector<std::string>& labels, const std::
       }
       f << '\n';
     }
-    if (!f) return "plots: cannot write " + phases;
+    if (absl::Status s = write_file_atomically(phases, f.str()); !s.ok()) return "plots: " + std::string(s.message());
   }
   std::string script = "set terminal svg size 800,500 dynamic background '#ffffff'\nset grid\nset key bottom right\n";
   script += "set output " + gnuplot_quote(dir + "/topk.svg") + "\n";
@@ -73,12 +74,12 @@ std::string write_learning_curve(const std::string& stem, const std::string& tit
                                  const std::vector<LearningPoint>& points) {
   const std::string data = stem + "-curve.dat";
   {
-    std::ofstream f(data);
+    std::ostringstream f;
     f << "# " << x_label << ", validation top-1 (%), validation log-likelihood (mean ln P(played), nats)\n";
     for (const LearningPoint& p : points) {
       f << fixed(p.x, 0) << ' ' << fixed(100 * p.top1, 3) << ' ' << fixed(p.log_likelihood, 5) << '\n';
     }
-    if (!f) return "learning curve: cannot write " + data;
+    if (absl::Status s = write_file_atomically(data, f.str()); !s.ok()) return "learning curve: " + std::string(s.message());
   }
   const std::string svg = stem + "-curve.svg";
   const std::string script =
