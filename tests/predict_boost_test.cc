@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "corpus_games.h"
 #include "eval/evaluate.h"
 #include "go/random.h"
 #include "predict/boost.h"
@@ -22,22 +23,11 @@
 namespace hane {
 namespace {
 
+using testing::games_from;
+
 namespace fs = std::filesystem;
 
 std::string temp_path(const std::string& name) { return testing::temp_path("boost", name); }
-
-std::vector<CorpusGame> games_from(const std::vector<std::string>& sgfs) {
-  std::vector<CorpusGame> games;
-  for (const std::string& sgf : sgfs) {
-    auto r = read_game(sgf);
-    EXPECT_TRUE(r.ok()) << r.status();
-    CorpusGame g;
-    g.record = *r;
-    games.push_back(std::move(g));
-  }
-  return games;
-}
-
 
 TreeSample whole_sample(const std::vector<CorpusGame>& games) {
   TreeSampleOptions so;
