@@ -698,7 +698,13 @@ TEST(SearchParts, RerootOfAFullPoolKeepsWhatFits) {
   EXPECT_EQ(k1.num_children, C);
   EXPECT_FALSE(k2.expanded());
   EXPECT_TRUE(pool.full());
-  // A search on top of such a tree still runs (the pool is full, the leaves play out).
+  // What a search on top of such a tree needs (Search.MemoryCapStopsTreeGrowth runs one): the
+  // kept blocks inside the pool's two chunks, where its walk reads them (k1's block is chunk 1,
+  // whole), and no room for another node, so its leaves stay leaves and play out.
+  EXPECT_EQ(r.first_child, 1);
+  EXPECT_EQ(k1.first_child, C);
+  EXPECT_EQ(pool.used(), 3 + static_cast<size_t>(C));
+  EXPECT_EQ(pool.allocate(1), -1);
 }
 
 TEST(Search, CreateRejectsBadOptions) {
