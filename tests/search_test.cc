@@ -129,6 +129,16 @@ TEST(SearchPlayer, PassesAfterTheOpponentPassesWhenPassingWins) {
   EXPECT_TRUE(r.move.is_pass()) << to_gtp(r.move, 7);
 }
 
+// A pass in reply ends the game: not while the board is open, however far ahead the komi puts
+// the player (`hane play`: a pass on the first move ended the game).
+TEST(SearchPlayer, AnEarlyPassIsAnsweredWithAMove) {
+  Game g(9, Rules{false, Superko::kPositional, 7.5});
+  ASSERT_EQ(g.play(Vertex::pass()), Legality::kLegal);  // Black passes at once
+  const SearchResult r = player_move(*make_player(), g, Color::kWhite);
+  EXPECT_FALSE(r.move.is_pass());
+  EXPECT_EQ(g.legal(r.move, Color::kWhite), Legality::kLegal);
+}
+
 TEST(SearchPlayer, PlaysTheLastPointWhenPassingLoses) {
   Game g = end_game_after_white_pass(6.5);  // passing loses by 0.5, D4 wins by 0.5
   const SearchResult r = player_move(*make_player(), g, Color::kBlack);
