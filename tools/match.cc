@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "absl/strings/str_format.h"
 #include "cluster/cluster.h"
 #include "corpus/source.h"
 #include "go/game.h"
@@ -243,7 +244,10 @@ void add_match_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--time", flags->time,
                   "time control MAIN or MAIN/PERIOD/STONES (Canadian byo-yomi), seconds, sent with time_settings and "
-                  "time_left before every genmove (default: none; engines use their own budget, e.g. --playouts)");
+                  "time_left before every genmove and written to the SGFs (TM, OT); an engine loses on time when its "
+                  "clock is more than " + absl::StrFormat("%g", kTimeGraceSeconds) +
+                      " s below zero (a grace for pipes and process start-up) (default: none; engines use their own "
+                      "budget, e.g. --playouts)");
   cmd->add_option("--move-timeout", flags->move_timeout, "seconds a genmove may take without a time control (then forfeit)")
       ->check(positive_number())
       ->capture_default_str();
