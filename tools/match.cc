@@ -223,9 +223,11 @@ void add_match_command(CLI::App& app) {
       "match",
       "Play GTP engines against each other (two: a match; more: round robin or gauntlet) and report score, Elo, "
       "intervals, SPRT. Rerun the same command to resume.");
-  cmd->add_option("-e,--engine", flags->engines,
-                  "NAME=gtp:COMMAND LINE (any GTP program; {seed} in it is replaced by each game's seed and the "
-                  "program started per game) or NAME=hane:ARGS (a child `hane gtp ARGS --seed SEED` per game)")
+  add_repeatable(cmd, "-e,--engine", flags->engines, "NAME=SPEC",
+                 "An engine: NAME=gtp:COMMAND LINE (any GTP program; {seed} in it is replaced by each game's seed and "
+                 "the program started per game) or NAME=hane:ARGS (a child `hane gtp ARGS --seed SEED` per game); two "
+                 "or more, each NAME once",
+                 Repeats::kAny)
       ->required();
   cmd->add_flag("--gauntlet", flags->gauntlet, "the first engine against each other one (default: round robin)");
   cmd->add_option("-n,--games", flags->games, "games per pairing (the most, with --sprt)")
@@ -251,9 +253,10 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("--move-timeout", flags->move_timeout, "seconds a genmove may take without a time control (then forfeit)")
       ->check(positive_number())
       ->capture_default_str();
-  cmd->add_option("--openings", flags->openings,
-                  "SGF files, folders or archives; each opening (the first --opening-moves moves) is played twice, "
-                  "colours swapped");
+  add_repeatable(cmd, "--openings", flags->openings, "PATH",
+                 "SGF file, folder or archive of openings; each opening (the first --opening-moves moves) is played "
+                 "twice, colours swapped",
+                 Repeats::kDistinct);
   cmd->add_option("--opening-moves", flags->opening_moves, "moves taken from each opening record")
       ->check(positive_number())
       ->capture_default_str();
