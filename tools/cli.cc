@@ -399,7 +399,11 @@ CLI::Option* add_repeatable(CLI::App* cmd, const std::string& name, std::vector<
   CLI::Option* option = cmd->add_option_function<std::vector<std::string>>(
       name,
       [&values, repeats, flag = long_flag(name)](const std::vector<std::string>& given) {
-        check_repeats(flag, given, repeats);
+        try {
+          check_repeats(flag, given, repeats);
+        } catch (const UsageError& e) {
+          throw CLI::ValidationError(e.what());  // a parse error wherever the options are parsed (tune's hane: engines)
+        }
         values = given;
       },
       help);
