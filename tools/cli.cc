@@ -174,8 +174,8 @@ CLI::Validator number_check(double lo, double hi, bool open_lo, bool whole = fal
       [=](std::string& v) -> std::string {
         char* end = nullptr;
         const double d = std::strtod(v.c_str(), &end);
-        if (v.empty() || end != v.c_str() + v.size() || std::isnan(d)) return std::string(whole ? "not a whole number: " : "not a number: ") + v;
-        if (whole && d != std::floor(d)) return "not a whole number: " + v;
+        const bool number = !v.empty() && end == v.c_str() + v.size() && !std::isnan(d);
+        if (!number || (whole && d != std::floor(d))) return std::string(whole ? "not a whole number: " : "not a number: ") + v;
         const bool low = open_lo ? !(d > lo) : !(d >= lo);
         if (!low && d <= hi) return "";
         if (unbounded(hi)) return std::string(open_lo ? "must be > " : "must be >= ") + bound_text(lo) + ", not " + v;

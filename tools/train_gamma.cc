@@ -83,7 +83,9 @@ void search_targets(std::vector<BalancePosition>& positions, int64_t visits, uin
 
 void train(GammaFlags& f) {
   const auto start = std::chrono::steady_clock::now();
-  if (f.corpus.options().split != Split::kTrain) throw UsageError("hane train gamma trains on --split train (and validates on the validation split)");
+  if (f.corpus.options().split != Split::kTrain) {
+    throw UsageError("hane train gamma trains on --split train (and validates on the validation split)");
+  }
   if (!f.init.empty() && !f.balance) throw UsageError("--init MODEL only makes sense with --balance");
   if (f.balancing.policy != "gamma" && f.balancing.policy != "rules-gamma")
     throw UsageError("--balance-policy " + f.balancing.policy + ": expected gamma or rules-gamma");

@@ -52,10 +52,10 @@ class SearchPlayer final : public MoveGenerator {
   /// (request.territory) with the estimated dead stones removed, or when the best win rate is
   /// below 5% (so a lost game still ends), else play the best other move. Over: no open point
   /// is left, an empty point that touches one colour only (or none) and that the playouts give
-  /// to neither side (|ownership| < 0.5); a pass in reply ends the game, so a player's early
-  /// pass (on an empty board every point is open) is answered with a move, as GNU Go and KataGo
-  /// answer it, and the game ends after two passes in a row, not after one; resign after options().resign_moves moves in a
-  /// row below search.resign_threshold, never in the opening. The move is legal in `game`.
+  /// to neither side (|ownership| < 0.5); a pass in reply ends the game, so an early pass (on
+  /// an empty board every point is open) is answered with a move, as GNU Go 3.8 answers it.
+  /// Resign after options().resign_moves moves in a row below search.resign_threshold, never in
+  /// the opening. The move is legal in `game`.
   SearchResult genmove(const Game& game, const Request& request) override;
   /// Searches without a budget until the stop flag, reporting every interval.
   void analyze(const Game& game, const Request& request) override;

@@ -66,9 +66,10 @@ struct PlayoutResult {
 
 /// Calls policy.start_playout(), then plays policy.sample() moves for alternating colours from
 /// the policy's position until two passes in a row or `max_moves` moves (default 3 * size^2,
-/// which covers every ordinary playout, capturing races included), then returns the area score of the final board. When `played` is
-/// given, every move is appended to it (for AMAF/RAVE statistics); when `ko_captures` is given
-/// too, one flag per move: 1 if the move took a simple ko (the board then has a ko point).
+/// which covers every ordinary playout, capturing races included), then returns the area score
+/// of the final board. When `played` is given, every move is appended to it (for AMAF/RAVE
+/// statistics); when `ko_captures` is given too, one flag per move: 1 if the move took a simple
+/// ko (the board then has a ko point).
 PlayoutResult run_playout(PlayoutPolicy& policy, Rng& rng, int max_moves = -1,
                           std::vector<Move>* played = nullptr, std::vector<uint8_t>* ko_captures = nullptr);
 
