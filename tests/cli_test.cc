@@ -216,7 +216,10 @@ TEST_F(CliTest, BoostsOnATreeAndTheModelIsListedAndMeasured) {
   const std::string tree = path("b-tree.model"), boost = path("b-boost.model");
   ASSERT_EQ(hane("train tree " + path("games9") + " --size 9 --leaves 10 --quiet --out " + tree).code, 0);
   const Result bad = hane("train boost " + path("games9") + " --size 9 --base " + path("games9") + " --out " + boost);
-  EXPECT_EQ(bad.code, 1) << bad.err;
+  EXPECT_EQ(bad.code, 2) << bad.err;  // a usage error, as every command's model option (issue 36)
+  EXPECT_THAT(bad.err, HasSubstr("is a folder, not a model file"));
+  const Result other_kind = hane("train boost " + path("games9") + " --size 9 --base " + path("games9") + "/g0.sgf --out " + boost);
+  EXPECT_EQ(other_kind.code, 1) << other_kind.err;  // a file that does not load: the work failed
   const Result r = hane("train boost " + path("games9") + " --size 9 --base " + tree +
                         " --rounds 2 --leaves 4 --min-leaf 5 --no-early-stop --snapshots 1 --quiet --out " + boost);
   ASSERT_EQ(r.code, 0) << r.err;
@@ -256,8 +259,10 @@ TEST_F(CliTest, EvalRowsAreNamedAndTheJsonHasOneLayout) {
   const std::string model = path("d9b.model");
   ASSERT_EQ(hane("train diamond " + path("games9") + " --size 9 --split all --quiet --out " + model).code, 0);
   const std::string json = path("eval.json");
-  // Two models of one kind: rows named by label, then by file name.
-  const Result r = hane("eval " + path("games9") + " --size 9 --split all --quiet -m " + model + " -m " + model +
+  // Two models of one kind (two files: one file twice is refused): rows named by label, then by
+  // file name.
+  fs::copy_file(model, path("d9c.model"), fs::copy_options::overwrite_existing);
+  const Result r = hane("eval " + path("games9") + " --size 9 --split all --quiet -m " + model + " -m " + path("d9c.model") +
                         " -m uniform --label first --label second --json " + json);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("first "));

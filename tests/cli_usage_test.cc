@@ -296,7 +296,8 @@ TEST_F(CliUsageTest, SmallThings) {
   // Komi must be a number.
   EXPECT_EQ(hane("gtp --komi nan", "quit\n").code, 2);
   // Duplicate labels.
-  const CliResult labels = hane("eval " + path("games9") + " --size 9 --split all -m uniform -m uniform --label u --label u");
+  const CliResult labels = hane("eval " + path("games9") + " --size 9 --split all -m uniform -m " + path("games9/g0.sgf") +
+                                " --label u --label u");
   EXPECT_EQ(labels.code, 2);
   EXPECT_THAT(labels.err, HasSubstr("--label u given twice"));
   // train softmax's --split says it takes only train.

@@ -393,16 +393,29 @@ TEST(JosekiSearch, TheBonusMakesTheDictionaryReplyTheMostVisited) {
   ASSERT_TRUE(joseki.ok()) << joseki.status();
   const SearchResult a = (*joseki)->search(game, Color::kWhite, limits);
   EXPECT_EQ(a.move, reply) << to_gtp(a.move, kSize);
-  auto plain = Search::create({});
-  ASSERT_TRUE(plain.ok());
-  const SearchResult n = (*plain)->search(game, Color::kWhite, limits);
-  EXPECT_NE(n.move, reply);
-  // With Black to move the position is another: no bonus.
+  // That was the bonus: with the same seed, the search without a dictionary differs, visit for
+  // visit. Three playouts expand the root only (before the first), where the bonus draws every
+  // visit to the dictionary's reply. With Black to move the position is another: no bonus, so
+  // the two searches are the same.
   Game black_to_move = game;
   ASSERT_EQ(black_to_move.play(Vertex::pass()), Legality::kLegal);
   ASSERT_EQ(black_to_move.play(Vertex::pass()), Legality::kLegal);
-  auto again = Search::create(with);
-  EXPECT_NE((*again)->search(black_to_move, Color::kBlack, limits).move, reply);
+  SearchLimits few;
+  few.playouts = 3;
+  auto visits = [&](const SearchOptions& o, const Game& g, Color to_play) {
+    auto search = Search::create(o);
+    EXPECT_TRUE(search.ok());
+    std::vector<std::pair<int, int64_t>> out;
+    for (const MoveStats& c : (*search)->search(g, to_play, few).children) out.emplace_back(c.move.index(), c.visits);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  const auto white_with = visits(with, game, Color::kWhite);
+  EXPECT_NE(white_with, visits({}, game, Color::kWhite));
+  EXPECT_EQ(white_with, (std::vector<std::pair<int, int64_t>>{{reply.index(), 3}}));
+  const auto black_with = visits(with, black_to_move, Color::kBlack);
+  EXPECT_EQ(black_with, visits({}, black_to_move, Color::kBlack));
+  EXPECT_FALSE(black_with.empty());
   // A bad file or weight: an error from create.
   EXPECT_FALSE(Search::create({.joseki = path + ".missing"}).ok());
   EXPECT_FALSE(Search::create({.joseki = path, .joseki_weight = -1}).ok());

@@ -14,11 +14,14 @@
 #include <thread>
 
 #include "match/match.h"
+#include "match/report.h"
 #include "match/referee.h"
 #include "match/results_store.h"
 #include "match/runner.h"
 #include "sgf/record.h"
 #include "test_files.h"
+#include "util/plot.h"
+#include "util/text.h"
 
 namespace hane {
 namespace {
@@ -209,12 +212,95 @@ TEST(MatchReferee, TimeControlIsSentAndOverstepLoses) {
   const GameResult r = play(s, b, w);
   EXPECT_EQ(r.ending, Ending::kTime) << r.reason;
   EXPECT_EQ(r.result, "B+T");
+  EXPECT_EQ(r.time, s.time);  // for the SGF's TM
   std::ifstream f(log);
   std::stringstream all;
   all << f.rdbuf();
   EXPECT_NE(all.str().find("time_settings 0 0 0"), std::string::npos) << all.str();
   EXPECT_NE(all.str().find("time_left b 0 0"), std::string::npos) << all.str();
   fs::remove(log);
+}
+
+// The clock goes into the SGF (FF[4] TM: main time in seconds; OT: the overtime, as
+// "STONES/PERIOD Canadian") and through the results line.
+TEST(MatchResult, TheSgfRecordsTheClock) {
+  GameResult g;
+  g.black_name = "a";
+  g.white_name = "b";
+  g.result = "B+T";
+  g.date = "2024-01-01";
+  g.time = {60, 10, 5};
+  const std::string sgf = game_sgf(g);
+  EXPECT_NE(sgf.find("TM[60]"), std::string::npos) << sgf;
+  EXPECT_NE(sgf.find("OT[5/10 Canadian]"), std::string::npos) << sgf;
+  auto back = game_from_json(to_json(g));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->time, g.time);
+  g.time = {90, 0, 0};  // absolute time: no overtime
+  EXPECT_NE(game_sgf(g).find("TM[90]"), std::string::npos);
+  EXPECT_EQ(game_sgf(g).find("OT["), std::string::npos);
+  g.time = {};
+  EXPECT_EQ(game_sgf(g).find("TM["), std::string::npos);
+  nlohmann::json old = to_json(g);
+  EXPECT_FALSE(old.contains("time"));  // results lines without a clock stay as they were
+  EXPECT_TRUE(game_from_json(old).ok());
+}
+
+// Names in any script line up: a CJK character takes two columns on a terminal, so the table
+// pads by display width, not by bytes.
+TEST(MatchReport, WideNamesKeepTheColumnsAligned) {
+  ReportContext ctx;
+  ctx.names = {"黒番", "b", "ünï"};
+  ctx.gtp_names = {"囲碁エンジン", "fake", "x"};
+  ctx.gtp_versions = {"1.0", "1.0", "2"};
+  ctx.pairings = {{0, 1}, {0, 2}, {1, 2}};
+  const std::string text = match_report_text(match_report_json({}, ctx));
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::vector<std::string> table, ratings;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].starts_with("engine ")) table.assign(lines.begin() + i, lines.begin() + std::min(lines.size(), i + 4));
+    if (lines[i].starts_with("joint ratings")) {
+      ratings.assign(lines.begin() + i + 1, lines.begin() + std::min(lines.size(), i + 4));
+    }
+  }
+  ASSERT_EQ(table.size(), 4u) << text;
+  for (const std::string& line : table) EXPECT_EQ(display_width(line), display_width(table[0])) << text;
+  ASSERT_EQ(ratings.size(), 3u) << text;
+  for (const std::string& line : ratings) EXPECT_EQ(display_width(line), display_width(ratings[0])) << text;
+  EXPECT_EQ(display_width("黒番"), 4);
+  EXPECT_EQ(display_width("ünï"), 3);
+  EXPECT_EQ(pad_right("黒番", 6), "黒番  ");
+  EXPECT_EQ(truncate_to_width("黒番x", 3), "黒");
+}
+
+// The plots are drawn through util/plot.h, which quotes: a folder or engine name with a quote
+// or a space is no problem (the shell's hand quoting broke on it).
+TEST(MatchReport, PlotsWhateverTheFolderAndNamesHold) {
+  if (!gnuplot_available()) GTEST_SKIP() << "gnuplot is not installed";
+  const std::string dir = testing::temp_path("match", "it's plots");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  ReportContext ctx;
+  ctx.names = {"a'b", "c \"d\""};
+  ctx.pairings = {{0, 1}};
+  ctx.sprt = parse_sprt("elo0=0,elo1=50");
+  std::vector<GameResult> games;
+  for (int i = 0; i < 6; ++i) {
+    GameResult g;
+    g.index = i;
+    g.pair = i / 2;
+    g.black = i % 2;
+    g.white = 1 - i % 2;
+    g.winner = i % 3 ? Color::kBlack : Color::kWhite;
+    games.push_back(g);
+  }
+  const std::string said = write_plots(games, ctx, dir);
+  EXPECT_EQ(said, "plots: " + dir + "/elo.svg, " + dir + "/llr.svg");
+  EXPECT_GT(fs::file_size(dir + "/elo.svg"), 0u);
+  EXPECT_GT(fs::file_size(dir + "/llr.svg"), 0u);
+  fs::remove_all(dir);
 }
 
 // Reads results.jsonl; with `strict` a bad line fails the test, else (while a run may be

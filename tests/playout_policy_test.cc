@@ -236,6 +236,7 @@ TEST(PlayoutPolicies, SoftmaxMovesHandsThePlayoutToTheRulesPolicy) {
   Rng rng(5);
   for (int playout = 0; playout < 5; ++playout) {
     (*policy)->reset(b, Color::kBlack);
+    (*policy)->start_playout();
     for (int move = 0; move < 10; ++move) {
       // Probabilities while the softmax plays, none once the rules do.
       EXPECT_EQ((*policy)->probability(Vertex(b.empty_points()[0])).has_value(), move < 6) << move;

@@ -64,6 +64,7 @@ TEST(SwitchPolicy, TheTailContinuesFromTheHeadsPositionAndLastMoves) {
                         std::make_unique<RulesPolicy>(capture_only()), 2);
     EXPECT_EQ(policy.name(), "scripted+rules");
     policy.reset(b, Color::kBlack);
+    policy.start_playout();
     Rng rng(seed);
     Board expected = b;
     for (const char* move : {"E5", "A1"}) {
@@ -99,6 +100,32 @@ TEST(SwitchPolicy, EveryResetStartsWithTheHeadAgain) {
     auto copy = policy.clone();
     copy->reset(b, Color::kWhite);
     EXPECT_EQ(to_gtp(copy->sample(rng), 9), "C3");
+  }
+}
+
+// The search resets the policy at the root and plays the tree's moves through it: those are
+// not playout moves. The head plays the first moves after start_playout(), however deep the
+// tree went (before the hook, three tree moves used up a head of two and the learned policy
+// played nothing at depth 2 and more).
+TEST(SwitchPolicy, TheHeadsMovesAreCountedFromThePlayoutsStartNotFromTheRoot) {
+  const Board b(9);
+  for (int seed = 0; seed < 20; ++seed) {
+    SwitchPolicy policy(std::make_unique<ScriptedPolicy>(std::vector<Vertex>{gtp(b, "C3"), gtp(b, "G7")}),
+                        std::make_unique<RulesPolicy>(), 2);
+    policy.reset(b, Color::kBlack);
+    for (const char* tree_move : {"D4", "F6", "E5"}) policy.play(gtp(b, tree_move));
+    EXPECT_EQ(policy.moves(), -1);
+    EXPECT_EQ(policy.board().color(gtp(b, "E5")), Color::kBlack);
+    EXPECT_EQ(policy.to_move(), Color::kWhite);
+    Rng rng(seed);
+    std::vector<Move> played;
+    const PlayoutResult r = run_playout(policy, rng, -1, &played);
+    ASSERT_GE(r.moves, 3);
+    EXPECT_EQ(to_gtp(played[0].vertex, 9), "C3");
+    EXPECT_EQ(played[0].color, Color::kWhite);
+    EXPECT_EQ(to_gtp(played[1].vertex, 9), "G7");
+    EXPECT_NE(to_gtp(played[2].vertex, 9), "PASS");  // the tail (rules), not the exhausted script
+    EXPECT_EQ(policy.moves(), r.moves);
   }
 }
 

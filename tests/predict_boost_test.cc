@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "corpus_games.h"
 #include "eval/evaluate.h"
 #include "go/random.h"
 #include "predict/boost.h"
@@ -22,22 +23,11 @@
 namespace hane {
 namespace {
 
+using testing::games_from;
+
 namespace fs = std::filesystem;
 
 std::string temp_path(const std::string& name) { return testing::temp_path("boost", name); }
-
-std::vector<CorpusGame> games_from(const std::vector<std::string>& sgfs) {
-  std::vector<CorpusGame> games;
-  for (const std::string& sgf : sgfs) {
-    auto r = read_game(sgf);
-    EXPECT_TRUE(r.ok()) << r.status();
-    CorpusGame g;
-    g.record = *r;
-    games.push_back(std::move(g));
-  }
-  return games;
-}
-
 
 TreeSample whole_sample(const std::vector<CorpusGame>& games) {
   TreeSampleOptions so;
@@ -211,7 +201,23 @@ TEST(BoostModelFile, RefusesStaleVersionsAndDamage) {
   // The "no" child of question 0 (bytes 17-20: after the tree count, the sizes, the input and
   // the value set) made question 0 itself.
   std::fill(loop.payload.begin() + 17, loop.payload.begin() + 21, 0);
-  EXPECT_FALSE(boosted_trees_from_file(loop, path).ok());
+  s = boosted_trees_from_file(loop, path);
+  ASSERT_FALSE(s.ok());
+  // The trees' questions are read by the decision tree's reader (tree.h, read_tree_questions):
+  // the same checks, in the same words, with the tree and its byte offset.
+  EXPECT_NE(s.status().message().find("tree 0 (at byte 4): corrupt tree: question 0 has a bad child 0"),
+            std::string::npos) << s.status();
+  ModelFile input = *file;
+  input.payload[12] = static_cast<char>(200);  // question 0's input
+  s = boosted_trees_from_file(input, path);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("corrupt tree: question 0 asks input 200"), std::string::npos) << s.status();
+  ModelFile leaves = *file;
+  leaves.payload[8] = 3;  // 3 leaves for 1 question
+  s = boosted_trees_from_file(leaves, path);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("3 leaves for 1 questions (a binary tree has one more leaf than questions)"),
+            std::string::npos) << s.status();
   fs::remove(path);
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "corpus_games.h"
 #include "eval/evaluate.h"
 #include "go/random.h"
 #include "predict/leaf_softmax.h"
@@ -21,23 +22,11 @@
 namespace hane {
 namespace {
 
+using testing::games_from;
+
 namespace fs = std::filesystem;
 
 std::string temp_path(const std::string& name) { return testing::temp_path("leaf_softmax", name); }
-
-std::vector<CorpusGame> games_from(const std::vector<std::string>& sgfs, Split split) {
-  std::vector<CorpusGame> games;
-  for (const std::string& sgf : sgfs) {
-    auto r = read_game(sgf);
-    EXPECT_TRUE(r.ok()) << r.status();
-    CorpusGame g;
-    g.record = *r;
-    g.split = split;
-    g.hash = games.size();
-    games.push_back(std::move(g));
-  }
-  return games;
-}
 
 
 DecisionTree small_tree(const std::vector<CorpusGame>& games, int leaves) {

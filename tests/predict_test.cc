@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "corpus_games.h"
 #include "test_files.h"
 #include "corpus/replay.h"
 #include "eval/evaluate.h"
@@ -15,6 +16,8 @@
 
 namespace hane {
 namespace {
+
+using testing::games_from;
 
 namespace fs = std::filesystem;
 
@@ -66,18 +69,6 @@ TEST(ModelFile, RoundTripAndEveryKindOfDamage) {
 }
 
 // A corpus of games that all play the four 2-2 points: the table must learn that corner shape.
-std::vector<CorpusGame> games_from(const std::vector<std::string>& sgfs) {
-  std::vector<CorpusGame> games;
-  for (const std::string& sgf : sgfs) {
-    auto r = read_game(sgf);
-    EXPECT_TRUE(r.ok()) << r.status();
-    CorpusGame g;
-    g.record = *r;
-    games.push_back(std::move(g));
-  }
-  return games;
-}
-
 TEST(PatternTable, LearnsWhatIsPlayedAndSurvivesTheModelFile) {
   std::vector<std::string> sgfs;
   for (int i = 0; i < 20; ++i) sgfs.push_back("(;GM[1]SZ[9];B[bb];W[hh];B[bh];W[hb])");

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "corpus_games.h"
 #include "test_files.h"
 #include "eval/evaluate.h"
 #include "go/random.h"
@@ -18,6 +19,8 @@
 
 namespace hane {
 namespace {
+
+using testing::games_from;
 
 namespace fs = std::filesystem;
 using testing::board_from_ascii;
@@ -349,18 +352,6 @@ TEST(TreeGrowth, RespectsBudgetMinLeafAndSnapshots) {
   double seen = 0;
   for (const TreeLeaf& l : r.tree.leaves) seen += l.seen;
   EXPECT_NEAR(seen, 30000, 1e-3);
-}
-
-std::vector<CorpusGame> games_from(const std::vector<std::string>& sgfs) {
-  std::vector<CorpusGame> games;
-  for (const std::string& sgf : sgfs) {
-    auto r = read_game(sgf);
-    EXPECT_TRUE(r.ok()) << r.status();
-    CorpusGame g;
-    g.record = *r;
-    games.push_back(std::move(g));
-  }
-  return games;
 }
 
 // Games of random moves on 9x9, as SGF.

@@ -129,6 +129,16 @@ TEST(SearchPlayer, PassesAfterTheOpponentPassesWhenPassingWins) {
   EXPECT_TRUE(r.move.is_pass()) << to_gtp(r.move, 7);
 }
 
+// A pass in reply ends the game: not while the board is open, however far ahead the komi puts
+// the player (`hane play`: a pass on the first move ended the game).
+TEST(SearchPlayer, AnEarlyPassIsAnsweredWithAMove) {
+  Game g(9, Rules{false, Superko::kPositional, 7.5});
+  ASSERT_EQ(g.play(Vertex::pass()), Legality::kLegal);  // Black passes at once
+  const SearchResult r = player_move(*make_player(), g, Color::kWhite);
+  EXPECT_FALSE(r.move.is_pass());
+  EXPECT_EQ(g.legal(r.move, Color::kWhite), Legality::kLegal);
+}
+
 TEST(SearchPlayer, PlaysTheLastPointWhenPassingLoses) {
   Game g = end_game_after_white_pass(6.5);  // passing loses by 0.5, D4 wins by 0.5
   const SearchResult r = player_move(*make_player(), g, Color::kBlack);
@@ -698,7 +708,13 @@ TEST(SearchParts, RerootOfAFullPoolKeepsWhatFits) {
   EXPECT_EQ(k1.num_children, C);
   EXPECT_FALSE(k2.expanded());
   EXPECT_TRUE(pool.full());
-  // A search on top of such a tree still runs (the pool is full, the leaves play out).
+  // What a search on top of such a tree needs (Search.MemoryCapStopsTreeGrowth runs one): the
+  // kept blocks inside the pool's two chunks, where its walk reads them (k1's block is chunk 1,
+  // whole), and no room for another node, so its leaves stay leaves and play out.
+  EXPECT_EQ(r.first_child, 1);
+  EXPECT_EQ(k1.first_child, C);
+  EXPECT_EQ(pool.used(), 3 + static_cast<size_t>(C));
+  EXPECT_EQ(pool.allocate(1), -1);
 }
 
 TEST(Search, CreateRejectsBadOptions) {

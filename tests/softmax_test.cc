@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "corpus_games.h"
 #include "test_files.h"
 #include "eval/evaluate.h"
 #include "features/tactics.h"
@@ -20,6 +21,8 @@
 
 namespace hane {
 namespace {
+
+using testing::games_from;
 
 namespace fs = std::filesystem;
 using testing::board_from_ascii;
@@ -401,20 +404,6 @@ TEST(SoftmaxTrain, CacheGroupsIdenticalCandidates) {
 }
 
 // --- Training end to end, model files -----------------------------------------------------------
-
-std::vector<CorpusGame> games_from(const std::vector<std::string>& sgfs, Split split = Split::kTrain) {
-  std::vector<CorpusGame> games;
-  for (const std::string& sgf : sgfs) {
-    auto r = read_game(sgf);
-    EXPECT_TRUE(r.ok()) << r.status();
-    CorpusGame g;
-    g.record = *r;
-    g.split = split;
-    g.hash = games.size();
-    games.push_back(std::move(g));
-  }
-  return games;
-}
 
 // Games in which White always answers directly below Black's move: the model must learn to
 // answer next to the previous move.

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "corpus_games.h"
 #include "go/random.h"
 #include "go_fixtures.h"
 #include "predict/gamma.h"
@@ -19,19 +20,7 @@
 namespace hane {
 namespace {
 
-std::vector<CorpusGame> games_from(const std::vector<std::string>& sgfs, Split split = Split::kTrain) {
-  std::vector<CorpusGame> games;
-  for (const std::string& sgf : sgfs) {
-    auto r = read_game(sgf);
-    EXPECT_TRUE(r.ok()) << r.status();
-    CorpusGame g;
-    g.record = *r;
-    g.split = split;
-    g.hash = games.size() + (split == Split::kTrain ? 0 : 1000);
-    games.push_back(std::move(g));
-  }
-  return games;
-}
+using testing::games_from;
 
 // Games in which White always answers directly below Black's move.
 std::vector<std::string> answering_games(Rng& rng, int n) {
@@ -59,7 +48,7 @@ std::vector<std::string> answering_games(Rng& rng, int n) {
 TEST(GammaTrain, LikelihoodRisesAndTheModelRoundTrips) {
   Rng rng(5);
   const std::vector<CorpusGame> train = games_from(answering_games(rng, 60));
-  const std::vector<CorpusGame> validation = games_from(answering_games(rng, 10), Split::kValidation);
+  const std::vector<CorpusGame> validation = games_from(answering_games(rng, 10), Split::kValidation, 1000);
   GammaTrainOptions o;
   o.progress = false;
   o.min_count = 1;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <optional>
 #include <thread>
@@ -26,12 +27,15 @@ namespace {
 
 // --- value checks ---------------------------------------------------------------------------
 
-// A bound as written: 0, 0.001, 3600.
+// A bound as written: 0, 0.001, 3600, 1099511627776.
 std::string bound_text(double x) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", x);
+  std::snprintf(buf, sizeof buf, "%.15g", x);
   return buf;
 }
+
+// Bounds this large stand for "no upper bound" (DBL_MAX, INT64_MAX): never printed.
+bool unbounded(double hi) { return hi >= 9e15; }
 
 bool holds_game_records(const fs::path& dir) {
   std::error_code ec;
@@ -52,6 +56,25 @@ std::string check_input(const std::string& path) {
     return "";
   }
   if (::access(path.c_str(), R_OK) != 0) return path + ": cannot read: " + std::strerror(errno);
+  if (!is_record_path(path) && !is_archive_path(path)) {
+    // Often a value meant for the option before it, which takes one value per occurrence:
+    // "eval games/ -m a.model b.model".
+    std::string first_line;
+    std::getline(std::ifstream(path), first_line);
+    if (first_line == "hane-model") {
+      return path + ": a model file, not games: each option takes one value, so give every model its own "
+                    "option (-m a.model -m b.model)";
+    }
+    return path + ": " + std::string(kNotAnInput);
+  }
+  return "";
+}
+
+std::string check_readable_file(const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return path + ": no such file";
+  if (fs::is_directory(path, ec)) return path + ": is a folder, not a file";
+  if (::access(path.c_str(), R_OK) != 0) return path + ": cannot read: " + std::strerror(errno);
   return "";
 }
 
@@ -62,6 +85,15 @@ std::string check_model_input(const std::string& path) {
   if (fs::is_directory(path, ec)) return path + ": is a folder, not a model file";
   if (::access(path.c_str(), R_OK) != 0) return path + ": cannot read: " + std::strerror(errno);
   return "";
+}
+
+// A model file named by an option other than --model (--base, --tree, --init, --prior, ...), or
+// "none" or "uniform": missing is a usage error (exit 2) in every command, as gtp's --prior is.
+std::string check_model_option(const std::string& path) {
+  if (path == "none" || path == "uniform") return "";  // (uniform: a guesser without a file)
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return path + ": no such model file (or none)";
+  return check_model_input(path);
 }
 
 std::string check_output(const std::string& path) {
@@ -81,8 +113,9 @@ std::string check_output(const std::string& path) {
   return "";
 }
 
-// An output folder (match and tune --out): an existing writable folder, or one that can be made in an
-// existing writable folder.
+// An output folder (match, tune and analyze --out, eval --plot): an existing writable folder, or
+// one that can be made with the folders above it (std::filesystem::create_directories, as the
+// commands make it): its nearest existing ancestor is a writable folder.
 std::string check_output_folder(const std::string& path) {
   if (path.empty()) return "empty folder name";
   std::error_code ec;
@@ -91,10 +124,14 @@ std::string check_output_folder(const std::string& path) {
     if (::access(path.c_str(), W_OK | X_OK) != 0) return "cannot write into " + path + ": " + std::strerror(errno);
     return "";
   }
-  fs::path dir = fs::path(path).parent_path();
+  fs::path dir = fs::path(path).lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();  // "a/b/"
+  do {
+    dir = dir.parent_path();
+  } while (!dir.empty() && !fs::exists(dir, ec));
   if (dir.empty()) dir = ".";
-  if (!fs::is_directory(dir, ec)) return "cannot make " + path + ": folder " + dir.string() + " does not exist";
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) return "cannot make " + path + ": " + std::strerror(errno);
+  if (!fs::is_directory(dir, ec)) return "cannot make " + path + ": " + dir.string() + " is not a folder";
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) return "cannot make " + path + ": " + dir.string() + ": " + std::strerror(errno);
   return "";
 }
 
@@ -130,19 +167,62 @@ CLI::Validator validator(std::function<std::string(std::string&)> f, const std::
   return CLI::Validator(std::move(f), description);
 }
 
-// A number within [lo, hi] (lo excluded when `open_lo`), with a message that says so plainly.
-CLI::Validator number_check(double lo, double hi, bool open_lo) {
+// A number within [lo, hi] (lo excluded when `open_lo`; a whole number when `whole`), with a
+// message that says so plainly and names no bound that stands for "none" (unbounded()).
+CLI::Validator number_check(double lo, double hi, bool open_lo, bool whole = false) {
   return validator(
       [=](std::string& v) -> std::string {
         char* end = nullptr;
         const double d = std::strtod(v.c_str(), &end);
-        if (v.empty() || end != v.c_str() + v.size() || std::isnan(d)) return "not a number: " + v;
+        const bool number = !v.empty() && end == v.c_str() + v.size() && !std::isnan(d);
+        if (!number || (whole && d != std::floor(d))) return std::string(whole ? "not a whole number: " : "not a number: ") + v;
         const bool low = open_lo ? !(d > lo) : !(d >= lo);
         if (!low && d <= hi) return "";
-        if (hi == std::numeric_limits<double>::max()) return std::string(open_lo ? "must be > " : "must be >= ") + bound_text(lo) + ", not " + v;
+        if (unbounded(hi)) return std::string(open_lo ? "must be > " : "must be >= ") + bound_text(lo) + ", not " + v;
         return "must be " + std::string(open_lo ? "more than " : "") + bound_text(lo) + (open_lo ? ", at most " : "..") + bound_text(hi) + ", not " + v;
       },
       "");
+}
+
+bool whole_number_option(const CLI::Option* o) {
+  const std::string type = o->get_type_name();
+  return type.starts_with("INT") || type.starts_with("UINT");
+}
+
+// CLI11's own range checks (CLI::Range, CLI::PositiveNumber, CLI::NonNegativeNumber) print
+// their bounds with std::to_string: "not in range 0.000000 to 1797693134862315708145274237317
+// 04356798070567525844996598917476803157260780028538760589558632766878171540458953514382464234
+// 321326889464182768467546703537516986049910576551282076245490090389328944075868508455133942304
+// 583236903222948165808559332123348274797826204144723168738177180919299881250404026184124858368
+// .000000". Each is given number_check's plain message instead, with the same bounds, read from
+// its description ("POSITIVE", "NONNEGATIVE", or "TYPE in [LO - HI]").
+void readable_ranges(CLI::Option* o) {
+  for (int i = 0;; ++i) {
+    CLI::Validator* v = nullptr;
+    try {
+      v = o->get_validator(i);
+    } catch (const CLI::OptionNotFound&) {
+      break;
+    }
+    const bool whole = whole_number_option(o);
+    const std::string d = v->get_description();
+    if (d == "POSITIVE") {
+      v->operation(number_check(0, std::numeric_limits<double>::max(), true, whole));
+      continue;
+    }
+    if (d == "NONNEGATIVE") {
+      v->operation(number_check(0, std::numeric_limits<double>::max(), false, whole));
+      continue;
+    }
+    const size_t in = d.find(" in ["), dash = d.find(" - ", in == std::string::npos ? 0 : in + 6);
+    if (in == std::string::npos || dash == std::string::npos || !d.ends_with("]")) continue;
+    const std::string lo_text = d.substr(in + 5, dash - in - 5), hi_text = d.substr(dash + 3, d.size() - dash - 4);
+    char* end_lo = nullptr;
+    char* end_hi = nullptr;
+    const double lo = std::strtod(lo_text.c_str(), &end_lo), hi = std::strtod(hi_text.c_str(), &end_hi);
+    if (lo_text.empty() || hi_text.empty() || *end_lo != '\0' || *end_hi != '\0') continue;
+    v->operation(number_check(lo, hi, false, whole));
+  }
 }
 
 bool has_name(const CLI::Option* o, const std::string& name) {
@@ -156,10 +236,17 @@ void harden_app(CLI::App* app) {
   for (CLI::Option* o : app->get_options()) {
     // One value per occurrence: "-m a.model games/" must not read games/ as a second model.
     if (!o->get_positional()) o->allow_extra_args(false);
-    if (has_name(o, "paths") || has_name(o, "openings") || has_name(o, "bots")) {
+    readable_ranges(o);
+    if (has_name(o, "paths") || has_name(o, "openings")) {
       o->check(validator([](std::string& v) { return check_input(v); }, ""));
+    } else if (has_name(o, "bots")) {
+      o->check(validator([](std::string& v) { return check_readable_file(v); }, ""));
     } else if (has_name(o, "file") || (has_name(o, "model") && (app->get_name() == "eval" || app->get_name() == "bench"))) {
       o->check(validator([](std::string& v) { return check_model_input(v); }, ""));
+    } else if (has_name(o, "base") || has_name(o, "tree") || has_name(o, "init") || has_name(o, "search-prior") ||
+               has_name(o, "guesser") || has_name(o, "joseki") ||
+               (has_name(o, "prior") && (app->get_name() == "gtp" || app->get_name() == "play" || app->get_name() == "analyze"))) {
+      o->check(validator([](std::string& v) { return check_model_option(v); }, ""));
     } else if (((app->get_name() == "match" || app->get_name() == "tune" || app->get_name() == "analyze") &&
                 has_name(o, "out")) ||
                has_name(o, "plot")) {
@@ -250,6 +337,20 @@ std::vector<std::string> long_names(const CLI::App* app) {
 
 bool takes_value(const CLI::Option* o) { return o->get_type_size_max() > 0 && o->get_expected_max() > 0; }
 
+// "--engine" of "-e,--engine": the long name, as messages name an option.
+std::string long_flag(const std::string& names) {
+  std::string first;
+  size_t at = 0;
+  while (at <= names.size()) {
+    const size_t comma = std::min(names.find(',', at), names.size());
+    const std::string n = names.substr(at, comma - at);
+    if (n.starts_with("--")) return n;
+    if (first.empty()) first = n;
+    at = comma + 1;
+  }
+  return first;
+}
+
 bool is_number(const std::string& s) {
   char* end = nullptr;
   std::strtod(s.c_str(), &end);
@@ -259,6 +360,56 @@ bool is_number(const std::string& s) {
 }  // namespace
 
 void harden(CLI::App& app) { harden_app(&app); }
+
+CLI::Option* one_value_each(CLI::Option* option, const std::string& value_name) {
+  option->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->allow_extra_args(false);
+  option->type_name(value_name);
+  const std::string flag = option->get_lnames().empty() ? option->get_name() : "--" + option->get_lnames().front();
+  const std::string& help = option->get_description();
+  const std::string example = flag + " A " + flag + " B";
+  option->description(help.find('\n') == std::string::npos ? help + "; repeatable: " + example
+                                                             : help + "\nRepeatable: " + example);
+  return option;
+}
+
+void check_repeats(const std::string& name, const std::vector<std::string>& values, Repeats repeats) {
+  if (repeats == Repeats::kAny) return;
+  auto key = [&](const std::string& v) { return repeats == Repeats::kDistinctKeys ? v.substr(0, v.find('=')) : v; };
+  auto same = [&](const std::string& a, const std::string& b) {
+    if (key(a) == key(b)) return true;
+    if (repeats != Repeats::kDistinct) return false;
+    std::error_code ec;
+    return fs::is_regular_file(a, ec) && fs::is_regular_file(b, ec) && fs::equivalent(a, b, ec);
+  };
+  for (size_t i = 0; i < values.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (!same(values[j], values[i])) continue;
+      if (repeats == Repeats::kDistinctKeys) {
+        throw UsageError(name + " " + key(values[i]) + " given twice (" + values[j] + ", " + values[i] +
+                         "): give each key once");
+      }
+      throw UsageError(name + " " + values[i] + " given twice" +
+                       (values[i] == values[j] ? "" : " (as " + values[j] + ")") + ": give each once");
+    }
+  }
+}
+
+CLI::Option* add_repeatable(CLI::App* cmd, const std::string& name, std::vector<std::string>& values,
+                            const std::string& value_name, const std::string& help, Repeats repeats) {
+  CLI::Option* option = cmd->add_option_function<std::vector<std::string>>(
+      name,
+      [&values, repeats, flag = long_flag(name)](const std::vector<std::string>& given) {
+        try {
+          check_repeats(flag, given, repeats);
+        } catch (const UsageError& e) {
+          throw CLI::ValidationError(e.what());  // a parse error wherever the options are parsed (tune's hane: engines)
+        }
+        values = given;
+      },
+      help);
+  one_value_each(option, value_name);
+  return option;
+}
 
 CLI::Validator positive_number() { return number_check(0, std::numeric_limits<double>::max(), true); }
 CLI::Validator non_negative_number() { return number_check(0, std::numeric_limits<double>::max(), false); }
@@ -426,7 +577,8 @@ void warn_if_other_board_sizes(const std::string& model_path, const std::map<int
                sizes_text(others).c_str());
 }
 
-void warn_if_model_not_for(const std::string& model_path, const std::vector<int>& sizes, const std::string& use) {
+void warn_if_model_not_for(const std::string& model_path, const std::vector<int>& sizes, const std::string& use,
+                           const std::string& after) {
   const auto trained = trained_sizes(model_path);
   if (!trained) return;
   std::vector<int> others;
@@ -434,8 +586,9 @@ void warn_if_model_not_for(const std::string& model_path, const std::vector<int>
     if (std::find(trained->begin(), trained->end(), size) == trained->end()) others.push_back(size);
   }
   if (others.empty()) return;
-  std::fprintf(stderr, "hane: warning: %s was trained on %s boards; %s %s\n", model_path.c_str(),
-               trained->empty() ? "unrecorded" : sizes_text(*trained).c_str(), use.c_str(), sizes_text(others).c_str());
+  std::fprintf(stderr, "hane: warning: %s was trained on %s boards; %s %s%s\n", model_path.c_str(),
+               trained->empty() ? "unrecorded" : sizes_text(*trained).c_str(), use.c_str(), sizes_text(others).c_str(),
+               after.c_str());
 }
 
 }  // namespace hane::tools

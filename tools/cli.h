@@ -7,19 +7,27 @@
 //
 // Checks, attached by option name to every subcommand by harden() (so new commands get them
 // by naming their options the same way):
-//   PATH... ("paths"), --openings  each exists; a folder holds at least one .sgf/.mgt or archive
+//   PATH... ("paths"), --openings  each exists; a folder holds at least one .sgf/.mgt or archive;
+//                                a file is a game record or an archive (a model file there is
+//                                named as one: "-m a.model b.model")
 //   --bots                       an existing, readable file
 //   FILE ("file"), --model       an existing file ("uniform" is a model too)
+//   --base, --tree, --init, --search-prior, --guesser, --joseki, and --prior of gtp, play and
+//                                analyze: an existing model file, or none
 //   --out, --json                the file can be created or overwritten (the folder exists and
-//                                is writable), with the system's reason if not
+//                                is writable), with the system's reason if not; match, tune
+//                                and analyze --out, eval --plot: a folder, made with the
+//                                folders above it when missing
+//   CLI11's range checks         their messages name the bounds plainly ("must be 0..1, not 2",
+//                                "must be > 0, not 0"), never DBL_MAX
 //   --threads                    0 (one per core) .. 1024; more than the cores is capped to
 //                                the number of cores with a warning (timings would be spoiled)
 //   --max-games, --min-moves     >= 0
 //   --size                       0 (any) or 2..25
 //   --seconds                    more than 0, at most 3600
 //   --komi                       a finite number
-// Every option takes one value per occurrence (repeat it for more: -m a -m b). And, on the
-// whole command line before parsing: unknown subcommands and options are refused
+// Every option takes one value per occurrence (repeat it for more: -m a -m b; add_repeatable).
+// And, on the whole command line before parsing: unknown subcommands and options are refused
 // with "did you mean ...", and single-dash long options ("-out") are refused.
 #pragma once
 
@@ -46,6 +54,29 @@ struct UsageError : std::runtime_error {
 
 /// Attaches the checks above to every option of every subcommand of `app`, by name.
 void harden(CLI::App& app);
+
+/// What a repeated option refuses: nothing; the same value twice (files compared as files:
+/// a.model and ./a.model are one); for KEY=VALUE options the same KEY twice.
+enum class Repeats { kAny, kDistinct, kDistinctKeys };
+
+/// The one rule for every option that can take several values (-m, --label, --policy,
+/// --policy-set, --openings, -e, tune's --param): one value per occurrence, the option repeated
+/// for more (`-m a.model -m b.model`), as KataGo's and gomill's command lines take them; a word
+/// after the value is not the option's (it is a PATH, or an error). Adds the option to `cmd`,
+/// its values kept in order in `values`. Its help shows `value_name` (not CLI11's "TEXT ...")
+/// and ends "; repeatable: NAME A NAME B". A value or KEY given twice, as `repeats` says, is a
+/// usage error naming it (exit 2): "--policy-set rules.capture given twice (rules.capture=1,
+/// rules.capture=2)".
+CLI::Option* add_repeatable(CLI::App* cmd, const std::string& name, std::vector<std::string>& values,
+                            const std::string& value_name, const std::string& help, Repeats repeats);
+
+/// The same rule for an option added otherwise (a list of numbers, --snapshots 10,20): one value
+/// per occurrence, repeatable, the help as above. Returns `option`.
+CLI::Option* one_value_each(CLI::Option* option, const std::string& value_name);
+
+/// UsageError when `values` (of option `name`) repeat a value or KEY as `repeats` forbids;
+/// what add_repeatable checks, for values gathered otherwise.
+void check_repeats(const std::string& name, const std::vector<std::string>& values, Repeats repeats);
 
 /// Number checks with plain messages ("must be > 0, not 0"; CLI11's own name the range up to
 /// the largest double): more than 0, at least 0.
@@ -75,7 +106,8 @@ void note_training_board_sizes(const std::map<int, int64_t>& sizes);
 /// board_size) do not include some of `game_sizes`. Silent for models that are not files.
 void warn_if_other_board_sizes(const std::string& model_path, const std::map<int, int64_t>& game_sizes);
 /// The same for a model used on boards of `sizes` (bench, gtp): "M was trained on 19x19 boards;
-/// <use> 9x9".
-void warn_if_model_not_for(const std::string& model_path, const std::vector<int>& sizes, const std::string& use);
+/// <use> 9x9<after>", e.g. use "the engine starts on", after " (--size): no joseki prior there".
+void warn_if_model_not_for(const std::string& model_path, const std::vector<int>& sizes, const std::string& use,
+                           const std::string& after = "");
 
 }  // namespace hane::tools

@@ -9,6 +9,7 @@
 #include "cluster/cluster.h"
 #include "tools/cli.h"
 #include "util/files.h"
+#include "util/hash.h"
 #include "util/progress.h"
 
 namespace hane::tools {
@@ -24,6 +25,7 @@ bool g_quiet = false;  // --quiet of the command being run (set by CorpusFlags::
 void add_corpus_flags(CLI::App* cmd, CorpusFlags& f, const std::string& default_split, bool threads_option) {
   f.split = default_split;
   cmd->add_option("paths", f.paths, "SGF/MGT files, folders (recursive) and archives (.tar.gz, .tar.bz2, .zip)")
+      ->type_name("PATH")
       ->required();
   cmd->add_option("--size", f.board_size, "Keep only games on this board size: 2..25, or 0 for any")->capture_default_str();
   cmd->add_option("--min-rank", f.min_rank, "Keep only games where both players are at least this rank (e.g. 6d, 1k)");
@@ -135,6 +137,28 @@ std::string no_games_message(const CorpusStats& stats, const CorpusFlags& flags,
   return message + ": the games are on " + sizes + ", not " + std::to_string(flags.board_size) + "x" +
          std::to_string(flags.board_size) + " (--size " + std::to_string(flags.board_size) + "); try --size " +
          std::to_string(most) + ", or --size 0 for any size";
+}
+
+TrainingGames read_training_games(const CorpusFlags& flags, bool halve_validation) {
+  CorpusOptions co = flags.options();
+  const Split want = co.split;
+  co.split = Split::kAll;
+  TrainingGames out;
+  std::vector<CorpusGame> all = load_corpus(flags.paths, co, &out.stats);
+  print_corpus_summary(out.stats);
+  note_training_board_sizes(out.stats.kept_board_sizes);
+  const bool measured = want == Split::kTrain || want == Split::kTest;
+  for (CorpusGame& g : all) {
+    if (want == Split::kValidation && halve_validation && g.split == Split::kValidation) {
+      (splitmix64(g.hash) & 1 ? out.validation : out.train).push_back(std::move(g));
+    } else if (want == Split::kAll || g.split == want) {
+      out.train.push_back(std::move(g));
+    } else if (measured && g.split == Split::kValidation) {
+      out.validation.push_back(std::move(g));
+    }
+  }
+  if (out.train.empty()) throw std::runtime_error(no_games_message(out.stats, flags, "training games"));
+  return out;
 }
 
 void write_json(const std::string& path, const nlohmann::json& report) {

@@ -45,6 +45,23 @@ nlohmann::json corpus_stats_json(const CorpusStats& stats);
 /// and when the --size filter left out every game, the sizes seen and the --size to use.
 std::string no_games_message(const CorpusStats& stats, const CorpusFlags& flags, const std::string& what);
 
+/// The games a trainer learns from and those it is measured on.
+struct TrainingGames {
+  std::vector<CorpusGame> train;       // the games of --split (all: every game)
+  std::vector<CorpusGame> validation;  // see read_training_games
+  CorpusStats stats;
+};
+
+/// The trainers' common start (train boost, gamma, joseki, softmax, tree): reads the corpus once
+/// with every split (so --max-games counts the same games whatever --split), prints its summary,
+/// notes the games' board sizes for the model file (note_training_board_sizes), and splits the
+/// games: `train` those of --split, `validation` those of the validation split when --split is
+/// train or test, none with --split all; with --split validation, none, or with
+/// `halve_validation` the validation split halved by game hash (splitmix64, odd: validation), so
+/// that a model can be trained and measured on games a base trained on the train split never
+/// saw. Throws std::runtime_error (no_games_message) when no training game is left.
+TrainingGames read_training_games(const CorpusFlags& flags, bool halve_validation = false);
+
 /// Writes `report` to `path`, or throws std::runtime_error naming the file.
 void write_json(const std::string& path, const nlohmann::json& report);
 

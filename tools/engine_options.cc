@@ -50,9 +50,10 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags, bool quiet_option) {
          "Playout policy: " + policy_list() + " (e.g. softmax:" + patterns_dir() +
              "/kgs-softmax-rollout.model; default " + o.search.policy + ")")
       ->group(group);
-  cmd->add_option("--policy-set", flags.policy_settings,
-                  "A playout policy's own setting KEY=VALUE, keys prefixed by the policy's name (e.g. "
-                  "rules.capture=0.9); repeatable")
+  add_repeatable(cmd, "--policy-set", flags.policy_settings, "KEY=VALUE",
+                 "A playout policy's own setting, keys prefixed by the policy's name (e.g. rules.capture=0.9 for rules, "
+                 "rules-gamma.capture=0.9 for rules-gamma); each key once",
+                 Repeats::kDistinctKeys)
       ->group(group);
   cmd->add_option_function<std::string>(
          "--prior", [&flags](const std::string& v) { flags.options.search.prior = v, flags.default_prior = false; },

@@ -12,6 +12,7 @@
 #include "tools/commands.h"
 #include "tools/corpus_options.h"
 #include "util/progress.h"
+#include "util/text.h"
 
 namespace hane::tools {
 namespace {
@@ -30,26 +31,22 @@ std::string row_name(const EvalFlags& f, size_t i) {
   return std::filesystem::path(f.models[i]).filename().string();
 }
 
+// Row names are padded by their width on a terminal (util/text.h): "黒" takes two columns.
 void print_header(int width) {
-  std::printf("%-*s %9s %7s %7s %7s %7s %9s %9s %9s\n", width, "model", "positions", "top1", "top3", "top5", "top10",
-              "log-lik", "µs/guess", "ratio/s");
+  std::printf("%s %9s %7s %7s %7s %7s %9s %9s %9s\n", pad_right("model", width).c_str(), "positions", "top1", "top3",
+              "top5", "top10", "log-lik", "µs/guess", "ratio/s");
 }
 
 void print_row(int width, const std::string& name, const EvalResult& r) {
   char ll[32] = "-";
   if (r.has_probabilities) std::snprintf(ll, sizeof ll, "%.3f", r.mean_log_likelihood());
-  std::printf("%-*s %9s %6.2f%% %6.2f%% %6.2f%% %6.2f%% %9s %9.2f %9s\n", width, name.c_str(),
+  std::printf("%s %9s %6.2f%% %6.2f%% %6.2f%% %6.2f%% %9s %9.2f %9s\n", pad_right(name, width).c_str(),
               with_thousands(r.positions).c_str(), 100 * r.accuracy(1), 100 * r.accuracy(3), 100 * r.accuracy(5),
               100 * r.accuracy(10), ll, r.us_per_guess(), with_thousands(static_cast<int64_t>(r.ratio())).c_str());
 }
 
 void run_eval(const EvalFlags& f) {
   if (f.labels.size() > f.models.size()) throw CLI::ValidationError("--label", "more labels than models");
-  for (size_t i = 0; i < f.labels.size(); ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (f.labels[i] == f.labels[j]) throw UsageError("--label " + f.labels[i] + " given twice: each row needs its own name");
-    }
-  }
   std::vector<std::unique_ptr<Guesser>> guessers;
   for (const std::string& m : f.models) {
     auto g = load_guesser(m);
@@ -75,18 +72,19 @@ void run_eval(const EvalFlags& f) {
   std::printf("%s games, split %s; log-lik: mean ln P(played move) in nats; ratio: top1 / seconds per guess\n\n",
               with_thousands(static_cast<int64_t>(games.size())).c_str(), f.corpus.split.c_str());
   int width = 22;
-  for (size_t i = 0; i < guessers.size(); ++i) width = std::max(width, static_cast<int>(row_name(f, i).size()));
+  for (size_t i = 0; i < guessers.size(); ++i) width = std::max(width, display_width(row_name(f, i)));
   print_header(width);
   for (size_t i = 0; i < guessers.size(); ++i) print_row(width, row_name(f, i), results[i]);
   std::printf("\nmodels:\n");
   for (size_t i = 0; i < guessers.size(); ++i) {
-    std::printf("  %-*s %s (%s)\n", width, row_name(f, i).c_str(), guessers[i]->name().c_str(), f.models[i].c_str());
+    std::printf("  %s %s (%s)\n", pad_right(row_name(f, i), width).c_str(), guessers[i]->name().c_str(),
+                f.models[i].c_str());
   }
-  std::printf("\ntop-1 by game phase (moves):\n%-*s", width, "model");
+  std::printf("\ntop-1 by game phase (moves):\n%s", pad_right("model", width).c_str());
   for (const char* p : kPhaseNames) std::printf(" %9s", p);
   std::printf("\n");
   for (size_t i = 0; i < guessers.size(); ++i) {
-    std::printf("%-*s", width, row_name(f, i).c_str());
+    std::printf("%s", pad_right(row_name(f, i), width).c_str());
     for (int p = 0; p < kNumPhases; ++p) {
       const EvalResult& r = results[i];
       std::printf(" %8.2f%%", r.phase_positions[p] ? 100 * r.phase_top1[p] / r.phase_positions[p] : 0.0);
@@ -125,9 +123,13 @@ void add_eval_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "eval", "Measure guessers on held-out games: top-1/3/5/10 accuracy, log-likelihood, µs per guess, ratio.");
   add_corpus_flags(cmd, flags->corpus, "test");
-  cmd->add_option("--model,-m", flags->models, "Model file to measure, or 'uniform' (random legal move); repeat to compare")
+  add_repeatable(cmd, "--model,-m", flags->models, "MODEL",
+                 "Model file to measure, or 'uniform' (random legal move); several to compare, each once",
+                 Repeats::kDistinct)
       ->required();
-  cmd->add_option("--label", flags->labels, "Names of the table rows, one per --model in their order (default: each model's file name)");
+  add_repeatable(cmd, "--label", flags->labels, "NAME",
+                 "Name of a table row, one per --model in their order (default: each model's file name), each different",
+                 Repeats::kDistinct);
   cmd->add_option("--json", flags->json_path,
                   "Also write the results as JSON: {\"models\": [one object per --model, in order: model, label, "
                   "guesser, positions, top1, top3, top5, top10, log_likelihood, us_per_guess, ratio, by_phase], "

@@ -27,10 +27,12 @@ void add_gtp_command(CLI::App& app) {
     if (player.ok()) {
       // Models of another board size than the engine starts on (a later boardsize is not checked).
       const SearchOptions& s = flags->options.search;
-      const std::string use = "the engine starts on (--size)";
-      if (s.policy.find(':') != std::string::npos) warn_if_model_not_for(s.policy.substr(s.policy.find(':') + 1), {*size}, use);
-      if (s.prior != "none") warn_if_model_not_for(s.prior, {*size}, use);
-      if (s.joseki != "none") warn_if_model_not_for(s.joseki, {*size}, use + " (no joseki prior there)");
+      const std::string use = "the engine starts on";
+      if (s.policy.find(':') != std::string::npos) {
+        warn_if_model_not_for(s.policy.substr(s.policy.find(':') + 1), {*size}, use, " (--size)");
+      }
+      if (s.prior != "none") warn_if_model_not_for(s.prior, {*size}, use, " (--size)");
+      if (s.joseki != "none") warn_if_model_not_for(s.joseki, {*size}, use, " (--size): no joseki prior there");
     }
     if (!player.ok()) throw std::runtime_error(std::string(player.status().message()));
     if (!flags->quiet) std::cerr << "hane gtp: " << (*player)->name() << std::endl;

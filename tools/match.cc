@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "absl/strings/str_format.h"
 #include "cluster/cluster.h"
 #include "corpus/source.h"
 #include "go/game.h"
@@ -222,9 +223,11 @@ void add_match_command(CLI::App& app) {
       "match",
       "Play GTP engines against each other (two: a match; more: round robin or gauntlet) and report score, Elo, "
       "intervals, SPRT. Rerun the same command to resume.");
-  cmd->add_option("-e,--engine", flags->engines,
-                  "NAME=gtp:COMMAND LINE (any GTP program; {seed} in it is replaced by each game's seed and the "
-                  "program started per game) or NAME=hane:ARGS (a child `hane gtp ARGS --seed SEED` per game)")
+  add_repeatable(cmd, "-e,--engine", flags->engines, "NAME=SPEC",
+                 "An engine: NAME=gtp:COMMAND LINE (any GTP program; {seed} in it is replaced by each game's seed and "
+                 "the program started per game) or NAME=hane:ARGS (a child `hane gtp ARGS --seed SEED` per game); two "
+                 "or more, each NAME once",
+                 Repeats::kAny)
       ->required();
   cmd->add_flag("--gauntlet", flags->gauntlet, "the first engine against each other one (default: round robin)");
   cmd->add_option("-n,--games", flags->games, "games per pairing (the most, with --sprt)")
@@ -243,13 +246,17 @@ void add_match_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--time", flags->time,
                   "time control MAIN or MAIN/PERIOD/STONES (Canadian byo-yomi), seconds, sent with time_settings and "
-                  "time_left before every genmove (default: none; engines use their own budget, e.g. --playouts)");
+                  "time_left before every genmove and written to the SGFs (TM, OT); an engine loses on time when its "
+                  "clock is more than " + absl::StrFormat("%g", kTimeGraceSeconds) +
+                      " s below zero (a grace for pipes and process start-up) (default: none; engines use their own "
+                      "budget, e.g. --playouts)");
   cmd->add_option("--move-timeout", flags->move_timeout, "seconds a genmove may take without a time control (then forfeit)")
       ->check(positive_number())
       ->capture_default_str();
-  cmd->add_option("--openings", flags->openings,
-                  "SGF files, folders or archives; each opening (the first --opening-moves moves) is played twice, "
-                  "colours swapped");
+  add_repeatable(cmd, "--openings", flags->openings, "PATH",
+                 "SGF file, folder or archive of openings; each opening (the first --opening-moves moves) is played "
+                 "twice, colours swapped",
+                 Repeats::kDistinct);
   cmd->add_option("--opening-moves", flags->opening_moves, "moves taken from each opening record")
       ->check(positive_number())
       ->capture_default_str();

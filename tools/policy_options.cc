@@ -38,9 +38,8 @@ std::unique_ptr<PlayoutPolicy> PolicyFlags::make(const std::string& spec) const 
   return std::move(*policy);
 }
 
-std::string policy_help(bool repeatable) {
-  std::string help = "Playout policy NAME[:MODEL]";
-  help += repeatable ? " (repeatable). Known:" : ". Known:";
+std::string policy_help() {
+  std::string help = "Playout policy NAME[:MODEL]. Known:";
   for (const PolicyKind& k : policy_kinds()) {
     help += "\n  " + std::string(k.name) + (k.argument.empty() ? "" : ":" + std::string(k.argument)) + "  " +
             std::string(k.help);
@@ -49,11 +48,14 @@ std::string policy_help(bool repeatable) {
 }
 
 void add_policy_flags(CLI::App* cmd, PolicyFlags& flags, bool repeatable) {
-  CLI::Option* opt = cmd->add_option("--policy", flags.specs, policy_help(repeatable));
-  if (!repeatable) opt->expected(1);
-  cmd->add_option("--policy-set", flags.settings,
-                  "A policy's own setting KEY=VALUE, keys prefixed by the policy's name (e.g. rules.capture=0.9); "
-                  "repeatable");
+  if (repeatable) {
+    add_repeatable(cmd, "--policy", flags.specs, "NAME[:MODEL]", policy_help(), Repeats::kDistinct);
+  } else {
+    cmd->add_option("--policy", flags.specs, policy_help())->expected(1)->type_name("NAME[:MODEL]");
+  }
+  add_repeatable(cmd, "--policy-set", flags.settings, "KEY=VALUE",
+                 "A policy's own setting, keys prefixed by the policy's name (e.g. rules.capture=0.9); each key once",
+                 Repeats::kDistinctKeys);
 }
 
 void check_policy_spec(const std::string& spec, const PolicyOptions& options) {
@@ -75,6 +77,18 @@ void check_policy_spec(const std::string& spec, const PolicyOptions& options) {
   if (absl::Status s = check_policy_settings(spec, options); !s.ok()) throw UsageError("--policy-set: " + std::string(s.message()));
 }
 
+std::string setting_hint(const std::string& key, const std::string& value, const std::vector<std::string>& specs) {
+  const std::string field = key.substr(key.find('.') == std::string::npos ? 0 : key.find('.') + 1);
+  for (const std::string& spec : specs) {
+    const std::string candidate = name_of(spec) + "." + field;
+    if (candidate == key) continue;
+    PolicyOptions o;
+    o.settings[candidate] = value;
+    if (check_policy_settings(spec, o).ok()) return "did you mean " + candidate + "?";
+  }
+  return "";
+}
+
 void check_settings_used(const PolicyOptions& options, const std::vector<std::string>& specs) {
   std::vector<std::string> in_use;
   for (const std::string& s : specs) in_use.push_back(name_of(s));
@@ -83,8 +97,10 @@ void check_settings_used(const PolicyOptions& options, const std::vector<std::st
     bool read = key.find('.') != std::string::npos;
     read = read && std::find(in_use.begin(), in_use.end(), prefix) != in_use.end();
     if (!read) {
+      const std::string hint = setting_hint(key, value, specs);
       throw UsageError("--policy-set " + key + "=" + value + ": no playout policy in use reads " + key +
-                       " (policies in use: " + joined(in_use) + "; keys are prefixed by the policy's name, e.g. rules.capture)");
+                       " (policies in use: " + joined(in_use) + "; keys are prefixed by the policy's name" +
+                       (hint.empty() ? "" : "; " + hint) + ")");
     }
   }
 }

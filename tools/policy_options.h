@@ -25,9 +25,10 @@ struct PolicyFlags {
 };
 
 /// The --policy help: "Playout policy NAME[:MODEL]. Known:" and one line per registered policy.
-std::string policy_help(bool repeatable);
+std::string policy_help();
 
-/// Adds --policy (repeatable when `repeatable`, else once) and --policy-set to `cmd`.
+/// Adds --policy (repeatable when `repeatable`, else once) and --policy-set to `cmd`, by the rule
+/// of add_repeatable (cli.h): a policy or a setting's key given twice is refused.
 void add_policy_flags(CLI::App* cmd, PolicyFlags& flags, bool repeatable);
 
 /// Usage errors of a spec and its settings, found before anything is loaded (UsageError): an
@@ -36,7 +37,13 @@ void add_policy_flags(CLI::App* cmd, PolicyFlags& flags, bool repeatable);
 void check_policy_spec(const std::string& spec, const PolicyOptions& options);
 
 /// UsageError naming the key and the policies in use when a setting is read by none of the
-/// policies of `specs` (each policy reads the keys prefixed by its name).
+/// policies of `specs` (each policy reads the keys prefixed by its name); with the same setting
+/// under a policy in use as a hint when that policy accepts it (rules.capture=0.9 with
+/// rules-gamma in use: "did you mean rules-gamma.capture?"), never a key that would be refused.
 void check_settings_used(const PolicyOptions& options, const std::vector<std::string>& specs);
+
+/// "did you mean POLICY.FIELD?" for the first policy of `specs` that accepts `key`'s field with
+/// `value` under its own name, else "".
+std::string setting_hint(const std::string& key, const std::string& value, const std::vector<std::string>& specs);
 
 }  // namespace hane::tools

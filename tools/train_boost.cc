@@ -13,7 +13,6 @@
 #include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/corpus_options.h"
-#include "util/hash.h"
 #include "util/interrupt.h"
 #include "util/progress.h"
 
@@ -64,28 +63,12 @@ void train_boost_command(const BoostFlags& f) {
                  {"leaves", base->num_leaves()},
                  {"payload_fnv64", file->header.value("payload_fnv64", "")}};
   }
-  CorpusOptions co = f.corpus.options();
-  const Split want = co.split;
-  co.split = Split::kAll;
-  CorpusStats stats;
-  std::vector<CorpusGame> all = load_corpus(f.corpus.paths, co, &stats);
-  print_corpus_summary(stats);
-  note_training_board_sizes(stats.kept_board_sizes);
   // The validation games measure each round. With --split validation (boosting on games a base
   // trained on the train split never saw), that split is halved by game hash instead.
-  std::vector<CorpusGame> train, validation;
-  const bool use_validation = want == Split::kTrain || want == Split::kTest || want == Split::kValidation;
-  for (CorpusGame& g : all) {
-    if (want == Split::kValidation && g.split == Split::kValidation) {
-      (splitmix64(g.hash) & 1 ? validation : train).push_back(std::move(g));
-    } else if (want == Split::kAll || g.split == want) {
-      train.push_back(std::move(g));
-    } else if (use_validation && g.split == Split::kValidation) {
-      validation.push_back(std::move(g));
-    }
-  }
-  std::vector<CorpusGame>().swap(all);
-  if (train.empty()) throw std::runtime_error("no training games (see the rejections above)");
+  TrainingGames games = read_training_games(f.corpus, /*halve_validation=*/true);
+  std::vector<CorpusGame>& train = games.train;
+  std::vector<CorpusGame>& validation = games.validation;
+  const CorpusStats& stats = games.stats;
   if (validation.empty() && cluster::is_root()) {
     std::fprintf(stderr, "hane: warning: no validation games: no validation curve, no early stop\n");
   }
@@ -251,9 +234,10 @@ void add_train_boost_command(CLI::App* train) {
       ->check(CLI::Range(1, 10000))
       ->capture_default_str();
   cmd->add_flag("--no-early-stop", f->no_early_stop, "Grow every round whatever the validation says");
-  cmd->add_option("--snapshots", f->snapshots,
-                  "Also write the model after these numbers of rounds, to OUT with -ROUNDS before the extension")
-      ->delimiter(',');
+  CLI::Option* snapshots = cmd->add_option("--snapshots", f->snapshots,
+                                           "Also write the model after these numbers of rounds, to OUT with -ROUNDS before the extension")
+                                ->delimiter(',');
+  one_value_each(snapshots, "N[,N...]");
   cmd->add_option("--seed", f->seed, "Seed of the sampling")->capture_default_str();
   cmd->add_option("--json", f->json_path, "Also write a JSON summary: sample, boosting, validation curve, files");
   cmd->callback([f] { train_boost_command(*f); });

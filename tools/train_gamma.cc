@@ -83,8 +83,9 @@ void search_targets(std::vector<BalancePosition>& positions, int64_t visits, uin
 
 void train(GammaFlags& f) {
   const auto start = std::chrono::steady_clock::now();
-  CorpusOptions co = f.corpus.options();
-  if (co.split != Split::kTrain) throw UsageError("hane train gamma trains on --split train (and validates on the validation split)");
+  if (f.corpus.options().split != Split::kTrain) {
+    throw UsageError("hane train gamma trains on --split train (and validates on the validation split)");
+  }
   if (!f.init.empty() && !f.balance) throw UsageError("--init MODEL only makes sense with --balance");
   if (f.balancing.policy != "gamma" && f.balancing.policy != "rules-gamma")
     throw UsageError("--balance-policy " + f.balancing.policy + ": expected gamma or rules-gamma");
@@ -99,18 +100,10 @@ void train(GammaFlags& f) {
     if (r->pattern_second != 0) throw UsageError("--policy-set: balancing needs rules-gamma.pattern_second 0");
     f.balancing.rules = *r;
   }
-  co.split = Split::kAll;
-  CorpusStats stats;
-  std::vector<CorpusGame> all = load_corpus(f.corpus.paths, co, &stats);
-  print_corpus_summary(stats);
-  note_training_board_sizes(stats.kept_board_sizes);
-  std::vector<CorpusGame> train_games, validation_games;
-  for (CorpusGame& g : all) {
-    if (g.split == Split::kTrain) train_games.push_back(std::move(g));
-    if (g.split == Split::kValidation) validation_games.push_back(std::move(g));
-  }
-  all.clear();
-  if (train_games.empty()) throw std::runtime_error("no training games (see the rejections above)");
+  TrainingGames games = read_training_games(f.corpus);
+  std::vector<CorpusGame>& train_games = games.train;
+  std::vector<CorpusGame>& validation_games = games.validation;
+  const CorpusStats& stats = games.stats;
   const bool progress = !f.corpus.quiet && cluster::is_root();  // (rank 0 speaks for all)
   GammaModel model;
   nlohmann::json report;
@@ -221,9 +214,10 @@ void add_train_gamma_command(CLI::App* train_app) {
                   "The playouts balanced: gamma (every move drawn by the gammas) or rules-gamma (the rules policy's "
                   "learned pattern answer)")
       ->capture_default_str();
-  cmd->add_option("--policy-set", flags->policy_settings,
-                  "With --balance-policy rules-gamma: a setting of its playouts, rules-gamma.KEY=VALUE (as hane gtp's); "
-                  "repeatable");
+  add_repeatable(cmd, "--policy-set", flags->policy_settings, "KEY=VALUE",
+                 "With --balance-policy rules-gamma: a setting of its playouts, rules-gamma.KEY=VALUE (as hane gtp's); "
+                 "each key once",
+                 Repeats::kDistinctKeys);
   cmd->add_option("--json", flags->json_path, "Also write the training report (sweeps, balancing, options) as JSON");
   cmd->callback([flags] { train(*flags); });
 }

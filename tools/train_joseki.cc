@@ -23,7 +23,6 @@ struct JosekiFlags {
 
 void train(JosekiFlags& f) {
   const auto start = std::chrono::steady_clock::now();
-  CorpusOptions co = f.corpus.options();
   if (f.corpus.board_size == 0) {
     throw UsageError("hane train joseki learns one board size: give --size N (19 by default), not --size 0");
   }
@@ -31,24 +30,11 @@ void train(JosekiFlags& f) {
     throw UsageError("--region " + std::to_string(f.train.region) + " is larger than the board (--size " +
                      std::to_string(f.corpus.board_size) + ")");
   }
-  // The train split is counted, the validation split measured (with another --split, that
-  // split is counted and nothing is measured).
-  const Split counted = co.split;
-  if (counted == Split::kTrain) co.split = Split::kAll;
-  CorpusStats stats;
-  std::vector<CorpusGame> all = load_corpus(f.corpus.paths, co, &stats);
-  print_corpus_summary(stats);
-  note_training_board_sizes(stats.kept_board_sizes);
-  std::vector<CorpusGame> train_games, validation_games;
-  for (CorpusGame& g : all) {
-    if (counted != Split::kTrain || g.split == Split::kTrain) {
-      train_games.push_back(std::move(g));
-    } else if (g.split == Split::kValidation) {
-      validation_games.push_back(std::move(g));
-    }
-  }
-  all.clear();
-  if (train_games.empty()) throw std::runtime_error(no_games_message(stats, f.corpus, "training games"));
+  // The games of --split are counted, the validation split measured (read_training_games).
+  TrainingGames games = read_training_games(f.corpus);
+  std::vector<CorpusGame>& train_games = games.train;
+  std::vector<CorpusGame>& validation_games = games.validation;
+  const CorpusStats& stats = games.stats;
   JosekiTrainOptions o = f.train;
   o.board_size = f.corpus.board_size;
   o.progress = !f.corpus.quiet;
@@ -56,6 +42,15 @@ void train(JosekiFlags& f) {
     InterruptScope scope("stopping the count, keeping the corners counted so far");
     return train_joseki(train_games, validation_games, o);
   }();
+  if (dictionary.size() == 0) {
+    // An empty dictionary gives the search nothing: say why instead of writing it.
+    const nlohmann::json& t = dictionary.training;
+    throw std::runtime_error(
+        "no corner position was seen in at least --min-games " + std::to_string(o.min_games) + " games (" +
+        with_thousands(t["distinct_positions"].get<int64_t>()) + " distinct positions in " +
+        with_thousands(t["games"].get<int64_t>()) + " games): nothing kept, " + f.out +
+        " not written; give more games or a lower --min-games");
+  }
   dictionary.training["inputs"] = f.corpus.paths;
   dictionary.training["corpus"] = corpus_stats_json(stats);
   if (absl::Status s = save_joseki(dictionary, f.out); !s.ok()) throw std::runtime_error(std::string(s.message()));

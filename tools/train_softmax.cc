@@ -42,21 +42,13 @@ void train(SoftmaxFlags& f) {
                  {"payload_fnv64", file->header.value("payload_fnv64", "")}};
   }
   // Train and validation games are both needed: read every split and keep those two.
-  CorpusOptions co = f.corpus.options();
-  if (co.split != Split::kTrain) throw UsageError("hane train softmax trains on --split train (and validates on the validation split)");
-  co.split = Split::kAll;
-  CorpusStats stats;
-  std::vector<CorpusGame> all = load_corpus(f.corpus.paths, co, &stats);
-  print_corpus_summary(stats);
-  note_training_board_sizes(stats.kept_board_sizes);
-  std::vector<CorpusGame> train_games, validation_games;
-  for (CorpusGame& g : all) {
-    if (g.split == Split::kTrain) train_games.push_back(std::move(g));
-    if (g.split == Split::kValidation) validation_games.push_back(std::move(g));
+  if (f.corpus.options().split != Split::kTrain) {
+    throw UsageError("hane train softmax trains on --split train (and validates on the validation split)");
   }
-  all.clear();
-  all.shrink_to_fit();
-  if (train_games.empty()) throw std::runtime_error(no_games_message(stats, f.corpus, "training games"));
+  TrainingGames games = read_training_games(f.corpus);
+  std::vector<CorpusGame>& train_games = games.train;
+  std::vector<CorpusGame>& validation_games = games.validation;
+  const CorpusStats& stats = games.stats;
   if (!f.corpus.quiet && cluster::is_root()) std::fprintf(stderr, "%s training games, %s validation games\n",
                with_thousands(static_cast<int64_t>(train_games.size())).c_str(),
                with_thousands(static_cast<int64_t>(validation_games.size())).c_str());

@@ -47,24 +47,10 @@ void train_tree(const TreeFlags& f) {
   auto since_start = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   // Read every split at once: the training games are those of --split, the validation games
   // (for the curve and the early stop) those of the validation split.
-  CorpusOptions co = f.corpus.options();
-  const Split want = co.split;
-  co.split = Split::kAll;
-  CorpusStats stats;
-  std::vector<CorpusGame> all = load_corpus(f.corpus.paths, co, &stats);
-  print_corpus_summary(stats);
-  note_training_board_sizes(stats.kept_board_sizes);
-  std::vector<CorpusGame> train, validation;
-  const bool use_validation = want == Split::kTrain || want == Split::kTest;
-  for (CorpusGame& g : all) {
-    if (want == Split::kAll || g.split == want) {
-      train.push_back(std::move(g));
-    } else if (use_validation && g.split == Split::kValidation) {
-      validation.push_back(std::move(g));
-    }
-  }
-  std::vector<CorpusGame>().swap(all);
-  if (train.empty()) throw std::runtime_error(no_games_message(stats, f.corpus, "training games"));
+  TrainingGames games = read_training_games(f.corpus);
+  std::vector<CorpusGame>& train = games.train;
+  std::vector<CorpusGame>& validation = games.validation;
+  const CorpusStats& stats = games.stats;
   if (validation.empty() && cluster::is_root()) {
     std::fprintf(stderr, "hane: warning: no validation games: no validation curve, no early stop\n");
   }
@@ -254,9 +240,10 @@ void add_train_tree_command(CLI::App* train) {
       ->check(CLI::IsMember({"canonical", "board"}))
       ->capture_default_str();
   cmd->add_flag("--no-ladders", f->no_ladders, "Do not read ladders (faster guesses, no ladder question)");
-  cmd->add_option("--snapshots", f->snapshots,
-                  "Also write the tree as it was at these leaf counts, to OUT with -LEAVES before the extension")
-      ->delimiter(',');
+  CLI::Option* snapshots = cmd->add_option("--snapshots", f->snapshots,
+                                           "Also write the tree as it was at these leaf counts, to OUT with -LEAVES before the extension")
+                                ->delimiter(',');
+  one_value_each(snapshots, "N[,N...]");
   cmd->add_option("--seed", f->seed, "Seed of the sampling")->capture_default_str();
   cmd->add_option("--json", f->json_path, "Also write a JSON summary: sample, growth, validation curve, files");
   cmd->callback([f] { train_tree(*f); });

@@ -156,9 +156,7 @@ struct EntryReader::State {
     }
     if (is_record_path(path)) return read_file(path, out);
     if (item.given) {
-      report(path, "", -1,
-             "not a game record or archive (expected .sgf, .mgt, .tar, .tar.gz, .tgz, "
-             ".tar.bz2, .tar.xz, .tar.zst or .zip)");
+      report(path, "", -1, std::string(kNotAnInput));
     } else {
       ++stats.skipped_entries;
     }

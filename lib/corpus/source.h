@@ -64,6 +64,10 @@ struct SourceOptions {
 bool is_archive_path(std::string_view path);
 /// True if the name ends (case-insensitively) in .sgf or .mgt.
 bool is_record_path(std::string_view path);
+/// Why a file given as an input is not read: "not a game record or archive (expected .sgf,
+/// .mgt, .tar, ... or .zip)".
+inline constexpr std::string_view kNotAnInput =
+    "not a game record or archive (expected .sgf, .mgt, .tar, .tar.gz, .tgz, .tar.bz2, .tar.xz, .tar.zst or .zip)";
 
 using SourceErrorCallback = std::function<void(const SourceError&)>;
 

@@ -129,6 +129,27 @@ SearchResult SearchPlayer::genmove(const Game& game, const Request& request) {
   return r;
 }
 
+namespace {
+
+// Empty points the game has not decided yet: touching stones of one colour at most (a point
+// between both colours is dame, or a liberty of a dead or seki chain) and owned by neither side
+// in the playouts (|ownership| < 0.5).
+int open_points(const Board& board, const EndEstimate& e) {
+  int open = 0;
+  for (int16_t p : board.empty_points()) {
+    const Vertex v(p);
+    bool black = false, white = false;
+    for (Vertex n : board.neighbours(v)) {
+      black |= board.color(n) == Color::kBlack;
+      white |= board.color(n) == Color::kWhite;
+    }
+    if (!(black && white) && std::abs(e.ownership[static_cast<size_t>(p)]) < 0.5f) ++open;
+  }
+  return open;
+}
+
+}  // namespace
+
 // The player's decisions on a search result: cleanup, pass, resign (search_player.h).
 void SearchPlayer::decide(const Game& game, const Request& request, SearchResult& r) {
   const Color to_play = request.color;
@@ -176,9 +197,10 @@ void SearchPlayer::decide(const Game& game, const Request& request, SearchResult
     const EndEstimate e = estimate_end(game);
     const double black = request.territory ? e.territory_margin : e.area_margin;
     const double margin = to_play == Color::kBlack ? black : -black;
-    // Pass when it wins under the game's scoring with the dead stones removed, or when the
-    // search sees no hope in going on (so that a lost game still ends).
-    if (margin > 0 || r.winrate < 0.05) {
+    // Pass when the game is over (no open point) and passing wins under the game's scoring with
+    // the dead stones removed, or when the search sees no hope in going on (so that a lost game
+    // still ends).
+    if ((margin > 0 && open_points(board, e) == 0) || r.winrate < 0.05) {
       r.move = Vertex::pass();
       low_moves_ = 0;
       return;

@@ -56,10 +56,14 @@ class SearchPlayer final : public MoveGenerator {
   /// The search's move, then the player's decisions, taken here only: in cleanup mode
   /// (request.cleanup, kgs-genmove_cleanup) a move that captures opponent stones estimated dead
   /// (estimate_end) while there are any, never a pass while any other move is left; after the
-  /// opponent's pass, pass when passing wins under the game's scoring (request.territory) with
-  /// the estimated dead stones removed, or when the best win rate is below 5% (so a lost game
-  /// still ends), else play the best other move; resign after options().resign_moves moves in a
-  /// row below search.resign_threshold, never in the opening. The move is legal in `game`.
+  /// opponent's pass, pass when the game is over and passing wins under the game's scoring
+  /// (request.territory) with the estimated dead stones removed, or when the best win rate is
+  /// below 5% (so a lost game still ends), else play the best other move. Over: no open point
+  /// is left, an empty point that touches one colour only (or none) and that the playouts give
+  /// to neither side (|ownership| < 0.5); a pass in reply ends the game, so an early pass (on
+  /// an empty board every point is open) is answered with a move, as GNU Go 3.8 answers it.
+  /// Resign after options().resign_moves moves in a row below search.resign_threshold, never in
+  /// the opening. The move is legal in `game`.
   SearchResult genmove(const Game& game, const Request& request) override;
   /// Searches without a budget until the stop flag, reporting every interval.
   void analyze(const Game& game, const Request& request) override;

@@ -290,6 +290,7 @@ absl::StatusOr<GameResult> Referee::run(const std::string& stderr_dir) {
   r_.komi = s_.komi;
   r_.handicap = s_.handicap;
   r_.rules = s_.rules_name;
+  r_.time = s_.time;
   r_.dead_stones_from = "none";
   if (s_.handicap >= 2) {
     r_.handicap_stones = fixed_handicap_points(s_.size, s_.handicap);

@@ -33,14 +33,6 @@
 
 namespace hane {
 
-/// Canadian byo-yomi: `main_s` seconds, then `stones` moves every `period_s` seconds
-/// (stones = 0: absolute time). Disabled when main_s and period_s are both 0.
-struct TimeControl {
-  double main_s = 0, period_s = 0;
-  int stones = 0;
-  bool enabled() const { return main_s > 0 || period_s > 0; }
-};
-
 struct GameSettings {
   int size = 9;
   double komi = 7.5;
@@ -56,8 +48,9 @@ struct GameSettings {
   /// Limit for every other command (setup, play, scoring), seconds.
   double command_timeout_s = 30;
   /// Grace added to a player's remaining time before it loses on time, seconds (pipes and
-  /// process start-up take some).
-  double time_margin_s = 1.0;
+  /// process start-up take some): a player loses on time when its clock is more than this
+  /// far below zero (`hane match --time` says so in its help).
+  double time_margin_s = kTimeGraceSeconds;
 };
 
 /// What the schedule says about one game.

@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "util/plot.h"
+#include "util/text.h"
 
 namespace hane {
 namespace {
@@ -204,12 +205,13 @@ std::string match_report_text(const nlohmann::json& r) {
   std::string out;
   absl::StrAppendFormat(&out, "%d games counted (%d void, %d draws) of %d scheduled\n\n", r["games"].get<int64_t>(),
                         r["void_games"].get<int64_t>(), r["draws"].get<int64_t>(), r["games_scheduled"].get<int64_t>());
+  // Names padded by their width on a terminal (util/text.h): a CJK character takes two columns.
   absl::StrAppendFormat(&out, "%-16s %-28s %6s %6s %6s %6s %8s %8s %8s\n", "engine", "name / version", "games", "wins",
                         "losses", "draws", "forfeits", "B wins", "W wins");
   for (const auto& e : r["engines"]) {
     const std::string id = absl::StrCat(e["gtp_name"].get<std::string>(), " ", e["version"].get<std::string>());
-    absl::StrAppendFormat(&out, "%-16s %-28s %6d %6d %6d %6d %8d %8d %8d\n", e["name"].get<std::string>(),
-                          id.substr(0, 28), e["games"].get<int64_t>(), e["wins"].get<int64_t>(),
+    absl::StrAppendFormat(&out, "%s %s %6d %6d %6d %6d %8d %8d %8d\n", pad_right(e["name"].get<std::string>(), 16),
+                          pad_right(truncate_to_width(id, 28), 28), e["games"].get<int64_t>(), e["wins"].get<int64_t>(),
                           e["losses"].get<int64_t>(), e["draws"].get<int64_t>(), e["forfeits"].get<int64_t>(),
                           e["wins_as_black"].get<int64_t>(), e["wins_as_white"].get<int64_t>());
     for (const auto& [reason, count] : e["forfeit_reasons"].items()) {
@@ -236,7 +238,9 @@ std::string match_report_text(const nlohmann::json& r) {
   }
   if (r.contains("ratings")) {
     out += "\njoint ratings (" + r["ratings_model"].get<std::string>() + "):\n";
-    for (const auto& e : r["ratings"]) absl::StrAppendFormat(&out, "  %-16s %+7.1f\n", e["name"].get<std::string>(), e["elo"].get<double>());
+    for (const auto& e : r["ratings"]) {
+      absl::StrAppendFormat(&out, "  %s %+7.1f\n", pad_right(e["name"].get<std::string>(), 16), e["elo"].get<double>());
+    }
   }
   if (r.contains("sprt")) {
     const auto& s = r["sprt"];
@@ -286,31 +290,27 @@ std::string write_plots(const std::vector<GameResult>& games, const ReportContex
         << clamp(elo_from_score(ci.hi), 800) << ' ' << (ctx.sprt ? sprt_state(c, *ctx.sprt).llr : 0.0) << '\n';
     }
   }
-  if (std::system("gnuplot --version >/dev/null 2>&1") != 0) {
-    return "plots: gnuplot not found, skipped (data in " + data + "; Debian package gnuplot-nox)";
+  const std::string elo_title = "Elo of " + ctx.names[p.first] + " vs " + ctx.names[p.second] + " (95% Wilson interval)";
+  std::string script = "set terminal svg size 800,500 dynamic background '#ffffff'\n"
+                       "set key top right\nset grid\nset xlabel 'games'\n"
+                       "set output " + gnuplot_quote(out_dir + "/elo.svg") + "\n"
+                       "set title " + gnuplot_quote(elo_title) + " noenhanced\n"
+                       "set ylabel 'Elo'\n"
+                       "plot " + gnuplot_quote(data) + " using 1:3:4 with filledcurves fs transparent solid 0.25 lc rgb "
+                       "'#4477aa' title '95% interval', '' using 1:2 with lines lw 2 lc rgb '#224488' title 'Elo', "
+                       "0 with lines lc rgb '#888888' notitle\n";
+  if (ctx.sprt) {
+    const std::string llr_title = absl::StrFormat("SPRT (%s Elo) elo0=%g elo1=%g: LLR per %s", ctx.sprt->model(),
+                                                  ctx.sprt->elo0, ctx.sprt->elo1, ctx.sprt->per_pair ? "pair" : "game");
+    script += "set output " + gnuplot_quote(out_dir + "/llr.svg") + "\n" +
+              "set title " + gnuplot_quote(llr_title) + " noenhanced\n" +
+              "set ylabel 'LLR'\n" +
+              "plot " + gnuplot_quote(data) + " using 1:5 with lines lw 2 lc rgb '#224488' title 'LLR', " +
+              absl::StrFormat("%.17g", ctx.sprt->upper()) + " with lines lc rgb '#228833' title 'accept H1', " +
+              absl::StrFormat("%.17g", ctx.sprt->lower()) + " with lines lc rgb '#cc3311' title 'accept H0'\n";
   }
-  const std::string script = out_dir + "/plots.gp";
-  {
-    std::ofstream f(script);
-    f << "set terminal svg size 800,500 dynamic background '#ffffff'\n"
-      << "set key top right\nset grid\nset xlabel 'games'\n"
-      << "set output '" << out_dir << "/elo.svg'\n"
-      << "set title 'Elo of " << ctx.names[p.first] << " vs " << ctx.names[p.second] << " (95% Wilson interval)'\n"
-      << "set ylabel 'Elo'\n"
-      << "plot '" << data << "' using 1:3:4 with filledcurves fs transparent solid 0.25 lc rgb '#4477aa' title '95% interval', "
-      << "'' using 1:2 with lines lw 2 lc rgb '#224488' title 'Elo', 0 with lines lc rgb '#888888' notitle\n";
-    if (ctx.sprt) {
-      f << "set output '" << out_dir << "/llr.svg'\n"
-        << "set title 'SPRT (" << ctx.sprt->model() << " Elo) elo0=" << ctx.sprt->elo0 << " elo1=" << ctx.sprt->elo1
-        << ": LLR per " << (ctx.sprt->per_pair ? "pair" : "game") << "'\n"
-        << "set ylabel 'LLR'\n"
-        << "plot '" << data << "' using 1:5 with lines lw 2 lc rgb '#224488' title 'LLR', "
-        << ctx.sprt->upper() << " with lines lc rgb '#228833' title 'accept H1', " << ctx.sprt->lower()
-        << " with lines lc rgb '#cc3311' title 'accept H0'\n";
-    }
-  }
-  if (std::system(("gnuplot '" + script + "' 2>'" + out_dir + "/gnuplot.log'").c_str()) != 0) {
-    return "plots: gnuplot failed (see " + out_dir + "/gnuplot.log)";
+  if (const std::string problem = run_gnuplot(out_dir + "/plots.gp", script); !problem.empty()) {
+    return "plots: " + problem + ", skipped (data in " + data + ")";
   }
   return "plots: " + out_dir + "/elo.svg" + (ctx.sprt ? ", " + out_dir + "/llr.svg" : std::string());
 }

@@ -47,6 +47,7 @@ nlohmann::json to_json(const GameResult& g) {
   j["komi"] = g.komi;
   j["handicap"] = g.handicap;
   j["rules"] = g.rules;
+  if (g.time.enabled()) j["time"] = {{"main", g.time.main_s}, {"period", g.time.period_s}, {"stones", g.time.stones}};
   j["handicap_stones"] = vertices_json(g.handicap_stones, g.size);
   nlohmann::json moves = nlohmann::json::array();
   for (const Move& m : g.moves) moves.push_back(absl::StrCat(color_letter(m.color), " ", to_gtp(m.vertex, g.size)));
@@ -87,6 +88,10 @@ absl::StatusOr<GameResult> game_from_json(const nlohmann::json& j) {
     g.komi = j.at("komi").get<double>();
     g.handicap = j.at("handicap").get<int>();
     g.rules = j.at("rules").get<std::string>();
+    if (j.contains("time")) {  // (absent without a clock, and in files of older versions)
+      const nlohmann::json& t = j.at("time");
+      g.time = {t.at("main").get<double>(), t.at("period").get<double>(), t.at("stones").get<int>()};
+    }
     auto vertex = [&](const std::string& text) {
       auto v = from_gtp(text, g.size);
       if (!v) throw std::invalid_argument("bad vertex '" + text + "'");
@@ -146,7 +151,14 @@ std::string game_sgf(const GameResult& g) {
   r.setup.black = g.handicap_stones;
   r.to_play = g.moves.empty() ? (g.handicap_stones.empty() ? Color::kBlack : Color::kWhite) : g.moves.front().color;
   for (const Move& m : g.moves) r.events.push_back(GameEvent::move(m.color, m.vertex));
-  return write_sgf(r);
+  SgfAnnotations clocks;
+  if (g.time.enabled()) {
+    clocks.root.push_back({"TM", {absl::StrFormat("%g", g.time.main_s)}});
+    if (g.time.period_s > 0) {
+      clocks.root.push_back({"OT", {absl::StrFormat("%d/%g Canadian", g.time.stones, g.time.period_s)}});
+    }
+  }
+  return write_sgf(r, clocks);
 }
 
 std::vector<Vertex> fixed_handicap_points(int size, int handicap) {

@@ -14,6 +14,19 @@
 
 namespace hane {
 
+/// Canadian byo-yomi: `main_s` seconds, then `stones` moves every `period_s` seconds
+/// (stones = 0: absolute time). Disabled when main_s and period_s are both 0.
+struct TimeControl {
+  double main_s = 0, period_s = 0;
+  int stones = 0;
+  bool enabled() const { return main_s > 0 || period_s > 0; }
+  bool operator==(const TimeControl&) const = default;
+};
+
+/// The grace of a match's clocks, seconds: a player loses on time only when its clock is more
+/// than this far below zero (pipes and process start-up take some time).
+inline constexpr double kTimeGraceSeconds = 1.0;
+
 /// How a game ended.
 enum class Ending : uint8_t {
   kScore,      // two passes, area score after dead stones were settled
@@ -39,6 +52,7 @@ struct GameResult {
   double komi = 7.5;
   int handicap = 0;
   std::string rules;         // SGF RU
+  TimeControl time;          // the clocks (none: disabled), SGF TM and OT
   std::vector<Vertex> handicap_stones;
   std::vector<Move> moves;          // opening moves included
   std::vector<double> move_seconds; // wall time per generated move (0 for opening moves)
@@ -68,7 +82,9 @@ nlohmann::json to_json(const GameResult& g);
 absl::StatusOr<GameResult> game_from_json(const nlohmann::json& j);
 
 /// The SGF of a game: PB/PW (engine names), RE, KM, HA with AB for handicap stones, RU,
-/// SZ, DT, the moves, and a root comment with the reason and seed.
+/// SZ, DT, with a clock TM (main time, seconds) and, with byo-yomi, OT ("5/30 Canadian": STONES
+/// moves in PERIOD seconds, the form of SGF FF[4]'s OT examples and of KGS's files), the moves,
+/// and a root comment with the reason and seed.
 std::string game_sgf(const GameResult& g);
 
 /// Standard handicap points as GTP `fixed_handicap` places them (GTP 2 section 4.1.1):

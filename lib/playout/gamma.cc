@@ -5,6 +5,7 @@
 #include "features/tactics.h"
 #include "playout/rules.h"
 #include "playout/switch.h"
+#include "predict/load.h"
 
 namespace hane {
 
@@ -246,7 +247,7 @@ absl::StatusOr<std::shared_ptr<const GammaModel>> load_gamma_policy_model(std::s
   if (!file.ok()) return file.status();
   if (const std::string kind = file->header.value("kind", ""); kind != "gamma") {
     return absl::InvalidArgumentError(path + ": the " + std::string(policy) + " policy needs a gamma model, not '" +
-                                      kind + "' (use guesser:" + path + ")");
+                                      kind + "'" + other_kind_hint(kind, path));
   }
   absl::StatusOr<GammaModel> m = gamma_model_from_file(*file, path);
   if (!m.ok()) return m.status();

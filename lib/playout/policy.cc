@@ -7,6 +7,7 @@ PlayoutResult run_playout(PlayoutPolicy& policy, Rng& rng, int max_moves, std::v
   const int size = policy.board().size();
   if (max_moves < 0) max_moves = 3 * size * size;
   PlayoutResult result;
+  policy.start_playout();
   int passes = 0;
   while (passes < 2 && result.moves < max_moves) {
     const Color c = policy.to_move();

@@ -38,6 +38,14 @@ class PlayoutPolicy {
   /// Plays `v` for to_move(): a legal move (Board::legal) or pass. Then the opponent is to move.
   virtual void play(Vertex v) = 0;
 
+  /// Called by run_playout when the playout proper starts, after the moves the search's tree
+  /// chose: from reset() to here play() applied tree moves (the search plays its selected
+  /// moves through the policy, so that its board follows), after it the policy's own playout
+  /// moves. A policy that treats playout moves by their number (switch.h) counts from here, as
+  /// Pachi's playout policies are told each playout's start by its `setboard` callback. Called
+  /// once per playout; the default does nothing.
+  virtual void start_playout() {}
+
   /// A move for to_move(), never one that fills the mover's own eye (Board::is_eye); pass when
   /// the policy has no candidate.
   virtual Vertex sample(Rng& rng) = 0;
@@ -56,11 +64,12 @@ struct PlayoutResult {
   int moves = 0;   // moves played, passes included
 };
 
-/// Plays policy.sample() moves for alternating colours from the policy's position until two
-/// passes in a row or `max_moves` moves (default 3 * size^2, which covers every ordinary playout,
-/// capturing races included), then returns the area score of the final board. When `played` is
-/// given, every move is appended to it (for AMAF/RAVE statistics); when `ko_captures` is given
-/// too, one flag per move: 1 if the move took a simple ko (the board then has a ko point).
+/// Calls policy.start_playout(), then plays policy.sample() moves for alternating colours from
+/// the policy's position until two passes in a row or `max_moves` moves (default 3 * size^2,
+/// which covers every ordinary playout, capturing races included), then returns the area score
+/// of the final board. When `played` is given, every move is appended to it (for AMAF/RAVE
+/// statistics); when `ko_captures` is given too, one flag per move: 1 if the move took a simple
+/// ko (the board then has a ko point).
 PlayoutResult run_playout(PlayoutPolicy& policy, Rng& rng, int max_moves = -1,
                           std::vector<Move>* played = nullptr, std::vector<uint8_t>* ko_captures = nullptr);
 

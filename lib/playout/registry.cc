@@ -75,8 +75,8 @@ absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_softmax(std::string_view mod
   absl::StatusOr<ModelFile> file = read_model_file(path);
   if (!file.ok()) return file.status();
   if (const std::string kind = file->header.value("kind", ""); kind != "softmax") {
-    return absl::InvalidArgumentError(path + ": the softmax policy needs a softmax model, not '" + kind +
-                                      "' (use guesser:" + path + ")");
+    return absl::InvalidArgumentError(path + ": the softmax policy needs a softmax model, not '" + kind + "'" +
+                                      other_kind_hint(kind, path));
   }
   absl::StatusOr<SoftmaxModel> m = softmax_model_from_file(*file, path);
   if (!m.ok()) return m.status();

@@ -11,59 +11,18 @@ namespace {
 
 constexpr std::string_view kKind = "boosted-trees";
 
-std::string orientation_name(const TreeFeatureOptions& f) { return f.canonical ? "canonical" : "board"; }
-
 void write_tree(const RegressionTree& t, PayloadWriter& w) {
-  w.u32(static_cast<uint32_t>(t.nodes.size()));
-  w.u32(static_cast<uint32_t>(t.values.size()));
-  for (const TreeNode& n : t.nodes) {
-    w.u8(n.question.input);
-    w.u32(n.question.values);
-    w.u32(static_cast<uint32_t>(n.child[0]));
-    w.u32(static_cast<uint32_t>(n.child[1]));
-  }
+  write_tree_questions(t.nodes, w);
   for (float v : t.values) w.f32(v);
 }
 
-// Reads and checks one tree; "" or why it is not one.
+// Reads and checks one tree (its questions as a decision tree's, tree.h); "" or why it is not one.
 std::string read_tree(PayloadReader& r, RegressionTree& t) {
-  const uint32_t n = r.u32(), num_leaves = r.u32();
-  if (!r.ok()) return "truncated before the tree's size";
-  constexpr size_t kNodeBytes = 13, kLeafBytes = 4;
-  if (static_cast<uint64_t>(num_leaves) != uint64_t{n} + 1) {
-    return std::to_string(num_leaves) + " leaves for " + std::to_string(n) + " questions";
-  }
-  if (r.remaining() < n * kNodeBytes + num_leaves * kLeafBytes) {
-    return "truncated: " + std::to_string(r.remaining()) + " bytes left for " + std::to_string(n) + " questions and " +
-           std::to_string(num_leaves) + " leaves";
-  }
-  t.nodes.resize(n);
-  t.values.resize(num_leaves);
-  std::vector<uint8_t> node_refs(n, 0), leaf_refs(num_leaves, 0);
-  for (uint32_t i = 0; i < n; ++i) {
-    TreeNode& node = t.nodes[i];
-    node.question.input = r.u8();
-    node.question.values = r.u32();
-    node.child[0] = static_cast<int32_t>(r.u32());
-    node.child[1] = static_cast<int32_t>(r.u32());
-    if (!valid_question(node.question)) return "question " + std::to_string(i) + " is not a valid question";
-    for (int32_t c : node.child) {
-      if (c >= 0) {
-        if (static_cast<uint32_t>(c) <= i || static_cast<uint32_t>(c) >= n || node_refs[c]++) {
-          return "question " + std::to_string(i) + " has a bad child " + std::to_string(c);
-        }
-      } else if (static_cast<uint32_t>(~c) >= num_leaves || leaf_refs[~c]++) {
-        return "question " + std::to_string(i) + " has a bad leaf " + std::to_string(~c);
-      }
-    }
-  }
-  for (uint32_t i = 1; i < n; ++i) {
-    if (!node_refs[i]) return "question " + std::to_string(i) + " is never reached";
-  }
-  for (uint32_t i = 0; i < num_leaves; ++i) {
-    if (n > 0 && !leaf_refs[i]) return "leaf " + std::to_string(i) + " is never reached";
+  if (std::string why = read_tree_questions(r, 4, t.nodes); !why.empty()) return why;
+  t.values.resize(t.nodes.size() + 1);
+  for (size_t i = 0; i < t.values.size(); ++i) {
     t.values[i] = r.f32();
-    if (!std::isfinite(t.values[i])) return "leaf " + std::to_string(i) + " has a value that is not finite";
+    if (!std::isfinite(t.values[i])) return "corrupt tree: leaf " + std::to_string(i) + " has a value that is not finite";
   }
   return "";
 }
@@ -155,7 +114,7 @@ absl::Status save_boosted_trees(const BoostedTrees& model, const std::string& pa
       {"boosted_depth", max_depth},
       {"base", model.has_base ? model.base : nlohmann::json()},
       {"leaves", model.total_leaves()},
-      {"features", {{"orientation", orientation_name(model.features)}, {"ladders", model.features.ladders}}},
+      {"features", tree_features_json(model.features)},
       {"training", model.training},
       {"validation_curve", model.validation_curve},
   };
@@ -175,14 +134,9 @@ absl::StatusOr<BoostedTrees> boosted_trees_from_file(const ModelFile& file, cons
                 " does not match this hane's version " + std::to_string(kTreeFeatureVersion) + ": retrain the model");
   }
   BoostedTrees m;
-  const nlohmann::json features = h.value("features", nlohmann::json::object());
-  const std::string orientation = features.is_object() ? features.value("orientation", "") : "";
-  if (orientation != "canonical" && orientation != "board") {
-    return fail("unknown orientation '" + orientation + "' in the header's features");
+  if (std::string why = tree_features_from_json(h.value("features", nlohmann::json::object()), m.features); !why.empty()) {
+    return fail(why);
   }
-  if (!features.contains("ladders") || !features["ladders"].is_boolean()) return fail("header features lack \"ladders\"");
-  m.features.canonical = orientation == "canonical";
-  m.features.ladders = features["ladders"].get<bool>();
   m.base = h.value("base", nlohmann::json());
   m.has_base = m.base.is_object();
   m.training = h.value("training", nlohmann::json::object());
@@ -196,7 +150,7 @@ absl::StatusOr<BoostedTrees> boosted_trees_from_file(const ModelFile& file, cons
   for (uint32_t i = 0; i < num_trees; ++i) {
     const size_t at = r.offset();
     if (std::string why = read_tree(r, m.trees[i]); !why.empty()) {
-      return fail("corrupt payload: tree " + std::to_string(i) + " (at byte " + std::to_string(at) + "): " + why);
+      return fail("tree " + std::to_string(i) + " (at byte " + std::to_string(at) + "): " + why);
     }
   }
   if (!r.ok() || r.remaining() != 0) {
@@ -239,7 +193,7 @@ nlohmann::json BoostGuesser::info() const {
           {"trees", model_->trees.size()},
           {"base", model_->has_base ? model_->base : nlohmann::json()},
           {"leaves", model_->total_leaves()},
-          {"features", {{"orientation", orientation_name(model_->features)}, {"ladders", model_->features.ladders}}},
+          {"features", tree_features_json(model_->features)},
           {"training", model_->training}};
 }
 

@@ -55,6 +55,16 @@ std::string known_kinds() {
 std::span<const ModelKind> model_kinds() { return kKinds; }
 std::span<const OtherModelKind> other_model_kinds() { return kOtherKinds; }
 
+std::string other_kind_hint(std::string_view kind, const std::string& path) {
+  for (const ModelKind& k : kKinds) {
+    if (k.kind == kind) return " (use guesser:" + path + ")";
+  }
+  for (const OtherModelKind& k : kOtherKinds) {
+    if (k.kind == kind) return " (a " + std::string(kind) + " model is for " + std::string(k.used_by) + ")";
+  }
+  return "";
+}
+
 absl::StatusOr<std::unique_ptr<Guesser>> load_guesser(const std::string& path) {
   if (path == "uniform") return std::make_unique<UniformGuesser>();
   absl::StatusOr<ModelFile> file = read_model_file(path);

@@ -49,6 +49,12 @@ std::span<const OtherModelKind> other_model_kinds();
 /// names the path.
 absl::StatusOr<std::string> describe_model(const std::string& path);
 
+/// What to do with a model file of `kind` at `path` given where another kind is needed (a
+/// playout policy's model), as an accepted alternative only: " (use guesser:PATH)" for a
+/// move guesser (any guesser kind is a `guesser:` policy), " (a joseki model is for hane gtp
+/// --joseki)" for another known kind, "" for an unknown kind.
+std::string other_kind_hint(std::string_view kind, const std::string& path);
+
 /// The guesser stored in the model file at `path` (any kind), or "uniform" for the baseline.
 /// Errors: those of read_model_file, an unknown kind, a kind that is not a guesser (naming the
 /// option that takes it), or a payload the kind rejects; each message names the path.

@@ -66,15 +66,19 @@ std::string DecisionTree::dump() const {
   return out;
 }
 
-void write_tree_payload(const DecisionTree& tree, PayloadWriter& w) {
-  w.u32(static_cast<uint32_t>(tree.nodes.size()));
-  w.u32(static_cast<uint32_t>(tree.leaves.size()));
-  for (const TreeNode& n : tree.nodes) {
+void write_tree_questions(std::span<const TreeNode> nodes, PayloadWriter& w) {
+  w.u32(static_cast<uint32_t>(nodes.size()));
+  w.u32(static_cast<uint32_t>(nodes.size() + 1));
+  for (const TreeNode& n : nodes) {
     w.u8(n.question.input);
     w.u32(n.question.values);
     w.u32(static_cast<uint32_t>(n.child[0]));
     w.u32(static_cast<uint32_t>(n.child[1]));
   }
+}
+
+void write_tree_payload(const DecisionTree& tree, PayloadWriter& w) {
+  write_tree_questions(tree.nodes, w);
   for (const TreeLeaf& l : tree.leaves) {
     w.f32(l.probability);
     w.f32(l.played);
@@ -115,24 +119,23 @@ absl::Status save_tree(const DecisionTree& tree, const std::string& path) {
   return write_model_file(path, header, w.bytes());
 }
 
-std::string read_tree_payload(PayloadReader& r, DecisionTree& t) {
+std::string read_tree_questions(PayloadReader& r, size_t leaf_bytes, std::vector<TreeNode>& nodes) {
   const uint32_t n = r.u32(), num_leaves = r.u32();
   if (!r.ok()) return "corrupt payload: truncated before the tree's size";
-  constexpr size_t kNodeBytes = 13, kLeafBytes = 12;
+  constexpr size_t kNodeBytes = 13;
   if (static_cast<uint64_t>(num_leaves) != uint64_t{n} + 1) {
     return "corrupt payload: " + std::to_string(num_leaves) + " leaves for " + std::to_string(n) +
            " questions (a binary tree has one more leaf than questions)";
   }
-  if (r.remaining() < n * kNodeBytes + num_leaves * kLeafBytes) {
+  if (r.remaining() < n * kNodeBytes + num_leaves * leaf_bytes) {
     return "corrupt payload: " + std::to_string(r.remaining()) + " bytes for " + std::to_string(n) +
            " questions and " + std::to_string(num_leaves) + " leaves (expected " +
-           std::to_string(n * kNodeBytes + num_leaves * kLeafBytes) + ")";
+           std::to_string(n * kNodeBytes + num_leaves * leaf_bytes) + ")";
   }
-  t.nodes.resize(n);
-  t.leaves.resize(num_leaves);
+  nodes.resize(n);
   std::vector<uint8_t> node_refs(n, 0), leaf_refs(num_leaves, 0);
   for (uint32_t i = 0; i < n; ++i) {
-    TreeNode& node = t.nodes[i];
+    TreeNode& node = nodes[i];
     node.question.input = r.u8();
     node.question.values = r.u32();
     node.child[0] = static_cast<int32_t>(r.u32());
@@ -156,6 +159,14 @@ std::string read_tree_payload(PayloadReader& r, DecisionTree& t) {
   }
   for (uint32_t i = 0; i < num_leaves; ++i) {
     if (n > 0 && !leaf_refs[i]) return "corrupt tree: leaf " + std::to_string(i) + " is never reached";
+  }
+  return "";
+}
+
+std::string read_tree_payload(PayloadReader& r, DecisionTree& t) {
+  if (std::string why = read_tree_questions(r, 12, t.nodes); !why.empty()) return why;
+  t.leaves.resize(t.nodes.size() + 1);
+  for (size_t i = 0; i < t.leaves.size(); ++i) {
     TreeLeaf& l = t.leaves[i];
     l.probability = r.f32();
     l.played = r.f32();

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,16 @@ absl::StatusOr<DecisionTree> tree_from_file(const ModelFile& file, const std::st
 /// path); bytes after the tree are left to the caller.
 void write_tree_payload(const DecisionTree& tree, PayloadWriter& w);
 std::string read_tree_payload(PayloadReader& r, DecisionTree& tree);
+
+/// The questions of a tree, the part every tree in a payload shares (decision trees, boosted
+/// regression trees, the leaf softmax's tree): u32 questions n, u32 leaves n + 1, then each
+/// question as u8 input, u32 value set, u32 child "no", u32 child "yes" (a node index, or ~leaf).
+/// The leaves' own bytes follow, written and read by the caller. read_tree_questions checks the
+/// shape (n + 1 leaves, `leaf_bytes` for each still there, valid questions, children after their
+/// parent, every question and leaf reached exactly once) and returns "" or why not, as
+/// tree_from_file words it ("corrupt tree: question 0 has a bad child 0").
+void write_tree_questions(std::span<const TreeNode> nodes, PayloadWriter& w);
+std::string read_tree_questions(PayloadReader& r, size_t leaf_bytes, std::vector<TreeNode>& nodes);
 /// The header's "features" object, {"orientation": "canonical" | "board", "ladders": bool}, and
 /// back ("" or what is wrong with it).
 nlohmann::json tree_features_json(const TreeFeatureOptions& features);

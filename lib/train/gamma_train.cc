@@ -115,9 +115,10 @@ struct Extractor {
         }
         out.start.push_back(out.entries.size());
       }, moves, sampled);
-      if (bar && (++done % 256 == 0)) bar->update(done, with_thousands(static_cast<int64_t>(out.size())) + " positions");
+      ++done;
+      if (bar && done % 256 == 0) bar->update(done, with_thousands(static_cast<int64_t>(out.size())) + " positions");
     }
-    if (bar) bar->finish(with_thousands(static_cast<int64_t>(out.size())) + " positions");
+    if (bar) bar->finish(done, with_thousands(static_cast<int64_t>(out.size())) + " positions");
   }
 };
 

@@ -60,6 +60,11 @@ void Progress::finish(const std::string& note) {
   print(true, note);
 }
 
+void Progress::finish(int64_t done, const std::string& note) {
+  done_ = done;
+  finish(note);
+}
+
 std::string rate_text(double per_second, const std::string& unit) {
   if (per_second >= 100 || !(per_second > 0)) return with_thousands(std::llround(per_second)) + " " + unit + "/s";
   char buf[32];

@@ -21,6 +21,8 @@ class Progress {
   void update(int64_t done, const std::string& note = {});
   /// Prints the final line (count, rate, time taken). Called by the destructor if needed.
   void finish(const std::string& note = {});
+  /// The same with the final count (work counted in batches ends between two updates).
+  void finish(int64_t done, const std::string& note = {});
   /// Turns all progress output on or off (e.g. for --quiet); on by default.
   static void set_enabled(bool enabled);
 
