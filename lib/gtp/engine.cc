@@ -175,6 +175,7 @@ std::string Engine::genmove(Call& call, bool cleanup, bool commit) {
 void Engine::register_commands() {
   register_standard_commands();
   register_kgs_commands();
+  register_score_commands();
   register_gogui_commands();
   register_analysis_commands();
 }
