@@ -280,11 +280,13 @@ ScoreEstimateOptions estimate_options(const std::string& spec, const std::string
       o.framework_weight = value;
     } else if (key == "ownership" && value >= 0 && value <= 1) {
       o.ownership_weight = value;
-    } else if (key == "dead" && value >= 0 && value <= 1) {
+    } else if (key == "dead" && value >= -1 && value <= 1) {
       o.dead_threshold = value;
+
+
     } else {
       throw UsageError("--estimator " + spec + ": '" + item +
-                       "': keys are playouts (0..1000000), framework (0..1), ownership (0..1), dead (0..1) and policy (a playout "
+                       "': keys are playouts (0..1000000), framework (0..1), ownership (0..1), dead (-1..1) and policy (a playout "
                        "policy spec)");
     }
   }

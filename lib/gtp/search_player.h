@@ -29,7 +29,7 @@ struct EngineOptions {
   /// cleanup decisions.
   int end_playouts = 1000;
   /// Playouts behind estimate_score's dead-stone guess (search/score_estimate.h); 0: static.
-  int estimate_playouts = 0;
+  int estimate_playouts = 64;
   /// Resign only after this many of the player's moves in a row below
   /// search.resign_threshold (and never in the opening: while both the moves played and the
   /// stones on the board are fewer than size² / 4), >= 1.
