@@ -1,14 +1,20 @@
-// Micro-benchmarks of local patterns. Run: build/bench/hane_bench --benchmark_filter=Pattern
+// Micro-benchmarks of local patterns and whole-board maps.
+// Run: build/bench/hane_bench --benchmark_filter='Pattern|Influence|TreeGuess'
 #include <benchmark/benchmark.h>
 
 #include "bench_positions.h"
 
+#include <memory>
+#include <string>
 #include <vector>
 
+#include "features/influence.h"
 #include "features/pattern.h"
 #include "features/pattern_tracker.h"
 #include "go/board.h"
+#include "go/position.h"
 #include "playout/uniform.h"
+#include "predict/load.h"
 
 namespace hane {
 namespace {
@@ -124,6 +130,51 @@ void BM_PatternTrackerReset(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_PatternTrackerReset);
+
+// The whole-board maps (features/influence.h) of a 19x19 mid-game position (150 random moves),
+// one map a run: arg 0 the distance-decay influence, 1 Bouzy's three operators, 2 every map and
+// the classes (board_maps), 3 the tactics reader's dead stones, 4 board_maps with those dead
+// stones and the static score (the static estimate_score).
+void BM_InfluenceMaps(benchmark::State& state) {
+  const Board b = bench::random_midgame(5);
+  auto maps = std::make_unique<BoardMaps>();
+  for (auto _ : state) {
+    switch (state.range(0)) {
+      case 0: distance_influence(b, nullptr, maps->influence); break;
+      case 1: bouzy_maps(b, nullptr, maps->bouzy); break;
+      case 2: board_maps(b, nullptr, *maps); break;
+      case 3: maps->dead = dead_stones_by_tactics(b, Color::kBlack); break;
+      default: {
+        const PointSet dead = dead_stones_by_tactics(b, Color::kBlack);
+        board_maps(b, &dead, *maps);
+        benchmark::DoNotOptimize(static_margin(b, *maps, 7.5, false));
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+}
+BENCHMARK(BM_InfluenceMaps)->DenseRange(0, 4)->Unit(benchmark::kMicrosecond);
+
+// Beside the maps, one guess of the shipped decision tree (patterns/kgs-tree.model): every
+// legal move of the same position scored, as `hane eval` times a guess.
+void BM_TreeGuess(benchmark::State& state) {
+  auto guesser = load_guesser(HANE_PATTERNS_DIR "/kgs-tree.model");
+  if (!guesser.ok()) {
+    state.SkipWithError(std::string(guesser.status().message()).c_str());
+    return;
+  }
+  const Board b = bench::random_midgame(5);
+  std::vector<Vertex> moves(b.empty_points().size());
+  moves.resize(static_cast<size_t>(legal_moves(b, Color::kBlack, moves)));
+  std::vector<float> scores(moves.size());
+  const Position p{&b, Color::kBlack, Vertex::none(), Vertex::none(), 151};
+  for (auto _ : state) {
+    (*guesser)->score(p, moves, scores);
+    benchmark::DoNotOptimize(scores.data());
+  }
+  state.counters["moves"] = static_cast<double>(moves.size());
+}
+BENCHMARK(BM_TreeGuess)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace hane

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <regex>
 #include <string>
 
 #include "test_files.h"
@@ -132,6 +133,7 @@ TEST(PlayTerminal, AGameTypedMoveByMove) {
   screen = t.wait_for("Black to play> ");
   EXPECT_NE(screen.find(" visits, "), std::string::npos) << screen;  // the line of why
   EXPECT_NE(screen.find("% win"), std::string::npos) << screen;
+  EXPECT_TRUE(std::regex_search(screen, std::regex("Score estimate: (B\\+|W\\+|0)"))) << screen;
 
   t.type("c3");  // occupied now
   EXPECT_NE(t.wait_for("Black to play> ").find("C3 is illegal (occupied)"), std::string::npos);

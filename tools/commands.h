@@ -22,5 +22,6 @@ void add_match_command(CLI::App& app);
 void add_tune_command(CLI::App& app);
 void add_gtp_command(CLI::App& app);
 void add_play_command(CLI::App& app);
+void add_score_command(CLI::App& app);
 
 }  // namespace hane::tools

@@ -140,6 +140,12 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags, bool quiet_option) {
       ->check(positive_number())
       ->capture_default_str()
       ->group(group);
+  cmd->add_option("--estimate-playouts", o.estimate_playouts,
+                  "Playouts behind estimate_score's dead-stone guess (with the whole-board maps); 0: the maps and the "
+                  "tactics reader alone")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str()
+      ->group(group);
   if (quiet_option) {
     cmd->add_flag("--quiet", flags.quiet, "Nothing on stderr but warnings and errors (no line naming the engine, none per move)");
   }

@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
   hane::tools::add_match_command(app);
   hane::tools::add_tune_command(app);
   hane::tools::add_analyze_command(app);
+  hane::tools::add_score_command(app);
   const int rc = hane::tools::run(app, argc, argv);
   // A rank that fails ends them all (the others may be waiting in a collective). An interrupt
   // (SIGUSR1, which mpirun forwards to every rank, or SIGTERM; mpirun turns Ctrl-C into

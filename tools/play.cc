@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 
+#include "features/influence.h"
 #include "go/area.h"
 #include "go/game.h"
 #include "go/vertex.h"
@@ -173,7 +174,13 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
       }
       game.play(r.move, to_move);
       redraw();
-      std::cout << "hane plays " << to_gtp(r.move, o.size) << ": " << why(*player, before, to_move, r, o.explain_model) << "\n";
+      // The move's strategic meaning from the maps of the position before it, then the why;
+      // after it, the quick score estimate (features/influence.h, search/score_estimate.h).
+      const std::string plan =
+          r.move.is_point() ? strategic_words(before.board(), player->estimate_score(before, false).maps, r.move, to_move) : "";
+      std::cout << "hane plays " << to_gtp(r.move, o.size) << ": " << (plan.empty() ? "" : plan + "; ")
+                << why(*player, before, to_move, r, o.explain_model) << "\n";
+      std::cout << "Score estimate: " << gtp::result_text(player->estimate_score(game, false).margin) << "\n";
       continue;
     }
     redraw();

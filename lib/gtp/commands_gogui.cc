@@ -1,6 +1,8 @@
 // GoGui's commands: cputime, gogui-interrupt (the interrupt itself is the `# interrupt` line
 // read in Engine::run), and the analyze commands GoGui lists (gogui-analyze_commands): the
-// hane-* heat maps of the guesser's priors, the search's visits and the ownership.
+// hane-* heat maps of the guesser's priors, the search's visits and the ownership, and the
+// whole-board maps of the score estimate (features/influence.h): the influence map and the
+// classes (territory, framework, contested, dead stones).
 #include <algorithm>
 #include <cmath>
 #include <ctime>
@@ -23,6 +25,9 @@ void Engine::register_gogui_commands() {
         "gfx/Search visits/hane-gfx_visits\n"
         "gfx/Ownership/hane-gfx_ownership\n"
         "dboard/Ownership values/hane-dboard_ownership\n"
+        "gfx/Influence/hane-gfx_influence\n"
+        "gfx/Territory and frameworks/hane-gfx_classes\n"
+        "string/Score estimate/estimate_score\n"
         "plist/Dead stones/final_status_list dead\n"
         "string/Final score/final_score";
   });
@@ -84,6 +89,55 @@ void Engine::register_gogui_commands() {
       if (std::abs(o) >= 0.05f) influence += " " + to_gtp(game_.board().at(i % n, i / n), n) + " " + format_number(o, 2);
     }
     c.text = influence;
+  });
+  // The estimate's influence map (dead stones removed) as GoGui's INFLUENCE: value / 6
+  // influence points, clamped to [-1, 1] (a point next to one stone reads 0.33), Black
+  // positive; points under 0.05 left out.
+  add("hane-gfx_influence", [this](Call& c) {
+    c.args.done();
+    const ScoreEstimate e = player_->estimate_score(game_, rules_.scoring == Scoring::kTerritory);
+    const int n = game_.size();
+    std::string influence = "INFLUENCE";
+    for (int i = 0; i < n * n; ++i) {
+      const Vertex v = game_.board().at(i % n, i / n);
+      const float x = std::clamp(e.maps.influence.value(v) / 6.0f, -1.0f, 1.0f);
+      if (std::abs(x) >= 0.05f) influence += " " + to_gtp(v, n) + " " + format_number(x, 2);
+    }
+    c.text = influence;
+  });
+  // The estimate's classes as GoGui COLOR lines (Black's territory deep blue, its framework
+  // light blue; White's red and light red; contested ground yellow), the dead stones as MARK,
+  // and the estimate with the counts as TEXT.
+  add("hane-gfx_classes", [this](Call& c) {
+    c.args.done();
+    const ScoreEstimate e = player_->estimate_score(game_, rules_.scoring == Scoring::kTerritory);
+    const int n = game_.size();
+    struct Shade {
+      PointClass cls;
+      const char* color;
+      std::string points;
+      int count = 0;
+    };
+    Shade shades[] = {{PointClass::kBlackTerritory, "#2040e0", "", 0}, {PointClass::kBlackFramework, "#a0b0ff", "", 0},
+                      {PointClass::kWhiteTerritory, "#e02020", "", 0}, {PointClass::kWhiteFramework, "#ffa8a8", "", 0},
+                      {PointClass::kContested, "yellow", "", 0}};
+    std::string dead;
+    for (int i = 0; i < n * n; ++i) {
+      const Vertex v = game_.board().at(i % n, i / n);
+      const PointClass k = e.maps.at(v);
+      if (k == PointClass::kDeadBlack || k == PointClass::kDeadWhite) dead += " " + to_gtp(v, n);
+      for (Shade& s : shades) {
+        if (s.cls == k) s.points += " " + to_gtp(v, n), ++s.count;
+      }
+    }
+    for (const Shade& s : shades) {
+      if (!s.points.empty()) c.text += std::string("COLOR ") + s.color + s.points + "\n";
+    }
+    if (!dead.empty()) c.text += "MARK" + dead + "\n";
+    c.text += "TEXT " + result_text(e.margin) + ": Black territory " + std::to_string(shades[0].count) + ", framework " +
+              std::to_string(shades[1].count) + "; White territory " + std::to_string(shades[2].count) + ", framework " +
+              std::to_string(shades[3].count) + "; contested " + std::to_string(shades[4].count) + "; dead stones " +
+              std::to_string(std::count(dead.begin(), dead.end(), ' '));
   });
   add("hane-dboard_ownership", [this](Call& c) {
     c.args.done();

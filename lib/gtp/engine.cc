@@ -191,6 +191,7 @@ void Engine::log_move(Color c, Vertex v, const SearchResult& r) const {
 void Engine::register_commands() {
   register_standard_commands();
   register_kgs_commands();
+  register_score_commands();
   register_gogui_commands();
   register_analysis_commands();
 }

@@ -6,8 +6,9 @@
 // set (protocol_version, name, version, known_command, list_commands, quit, boardsize,
 // clear_board, komi, play, genmove, reg_genmove, undo, showboard, fixed_handicap,
 // place_free_handicap, set_free_handicap, final_score, final_status_list, time_settings,
-// time_left, loadsgf), KGS's (kgs-genmove_cleanup, kgs-time_settings, kgs-rules), GoGui's
-// (cputime, gogui-interrupt, gogui-analyze_commands and the hane-* heat maps it lists), and the
+// time_left, loadsgf), KGS's (kgs-genmove_cleanup, kgs-time_settings, kgs-rules), GNU Go's
+// estimate_score, GoGui's (cputime, gogui-interrupt, gogui-analyze_commands and the hane-* heat
+// maps, influence and classes it lists), and the
 // live analysis of Leela Zero and KataGo read by Sabaki and Lizzie (lz-analyze, kata-analyze,
 // lz-genmove_analyze, kata-genmove_analyze).
 //
@@ -107,6 +108,7 @@ class Engine {
   void register_commands();
   void register_standard_commands();  // commands_standard.cc: the GTP 2 standard set
   void register_kgs_commands();       // commands_kgs.cc
+  void register_score_commands();     // commands_score.cc: estimate_score (GNU Go's)
   void register_gogui_commands();     // commands_gogui.cc: cputime, gogui-*, hane-* heat maps
   void register_analysis_commands();  // commands_analysis.cc: lz-/kata-analyze and *-genmove_analyze
   void log(const std::string& text) const;

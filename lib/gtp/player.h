@@ -1,5 +1,6 @@
 // What the GTP engine asks of a move generator: a move for a colour within a budget, live
-// analysis, the end-of-game estimate for scoring, priors and explanations for people. The MCTS
+// analysis, the end-of-game estimate for scoring, the quick score estimate, priors and
+// explanations for people. The MCTS
 // (search_player.h) is the real one; the random player (random_player.h) is the cheap one the
 // protocol tests play whole games with. Results use the search's types (search/search.h).
 #pragma once
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "go/game.h"
+#include "search/score_estimate.h"
 #include "search/search.h"
 #include "search/time_control.h"
 
@@ -52,6 +54,11 @@ class MoveGenerator {
 
   /// Dead stones, seki and the final score of the position (search.h's EndEstimate).
   virtual EndEstimate estimate_end(const Game& game) = 0;
+
+  /// The quick score estimate of GTP estimate_score (search/score_estimate.h), counted by
+  /// territory when `territory`, else by area, with the game's komi. The default is static:
+  /// the tactics reader's dead stones, no playouts (well under a millisecond on 19x19).
+  virtual ScoreEstimate estimate_score(const Game& game, bool territory);
 
   /// Black's ownership per Vertex::index() in [-1, 1], from the last search when there was one.
   virtual std::vector<float> ownership(const Game& game) { return estimate_end(game).ownership; }

@@ -236,6 +236,13 @@ EndEstimate SearchPlayer::estimate_end(const Game& game) {
   return search_for(game.size()).estimate_end(game, options_.end_playouts);
 }
 
+ScoreEstimate SearchPlayer::estimate_score(const Game& game, bool territory) {
+  ScoreEstimateOptions o;
+  o.playouts = options_.estimate_playouts;
+  o.territory = territory;
+  return hane::estimate_score(game, search_.get(), o);
+}
+
 std::vector<float> SearchPlayer::ownership(const Game& game) {
   std::vector<float> o = search_for(game.size()).ownership();
   if (o.size() != static_cast<size_t>(game.board().geometry().num_vertices())) o = estimate_end(game).ownership;

@@ -34,6 +34,8 @@ struct EngineOptions {
   /// Playouts behind the dead-stone and final-score estimate, and behind genmove's pass and
   /// cleanup decisions.
   int end_playouts = 1000;
+  /// Playouts behind estimate_score's dead-stone guess (search/score_estimate.h); 0: static.
+  int estimate_playouts = 64;
   /// Resign only after this many of the player's moves in a row below
   /// search.resign_threshold (and never in the opening: while both the moves played and the
   /// stones on the board are fewer than size² / 4), >= 1.
@@ -68,6 +70,9 @@ class SearchPlayer final : public MoveGenerator {
   /// Searches without a budget until the stop flag, reporting every interval.
   void analyze(const Game& game, const Request& request) override;
   EndEstimate estimate_end(const Game& game) override;
+  /// The maps with the dead stones of options().estimate_playouts playouts and of the tactics
+  /// reader (search/score_estimate.h).
+  ScoreEstimate estimate_score(const Game& game, bool territory) override;
   std::vector<float> ownership(const Game& game) override;
   std::vector<float> priors(const Game& game, Color color) override;
   /// The guesser's view of the move: its rank and probability ("the guesser's 2nd choice
