@@ -52,6 +52,8 @@ TEST(ScoreEstimate, PlayoutsFindTheDeadStones) {
   ASSERT_TRUE(search.ok()) << search.status();
   ScoreEstimateOptions o;
   o.playouts = 200;
+  o.ownership_weight = 0;  // the classes alone count the empty points (the default blends in the
+                           // playouts' owners, which a few playouts leave short of +-1)
   const ScoreEstimate e = estimate_score(game, search->get(), o);
   EXPECT_EQ(e.playouts, 200);
   const Board& b = game.board();
