@@ -95,6 +95,10 @@ TEST(Analyze, MarksTheBlunderAndTheSgfAndJsonAgree) {
   EXPECT_TRUE(analysis->final_position.finished);
   EXPECT_LT(analysis->final_position.score, -20);
   EXPECT_GE(analysis->moves[0].visits, 200);
+  // Both scores of the position after White's capture see White far ahead, and the JSON and the
+  // mistake's comment carry them.
+  EXPECT_LT(analysis->moves[2].search_score, -20);
+  EXPECT_LT(analysis->moves[2].static_score, -20);
 
   // The annotated copy reads back as the same game, with SBKV at the root and every move.
   const std::string sgf = annotated_sgf(blunder_game(), *record, *analysis, 0.1);
@@ -110,6 +114,7 @@ TEST(Analyze, MarksTheBlunderAndTheSgfAndJsonAgree) {
   }
   EXPECT_THAT(sgf, HasSubstr("BM[1]"));
   EXPECT_THAT(sgf, HasSubstr("Mistake by Black"));
+  EXPECT_THAT(sgf, HasSubstr("(the static estimate)"));
   EXPECT_THAT(sgf, HasSubstr("SBKS["));
 
   // The JSON says the same, to the SGF's two decimals.
@@ -121,6 +126,8 @@ TEST(Analyze, MarksTheBlunderAndTheSgfAndJsonAgree) {
   }
   EXPECT_TRUE(j["moves"][0]["mistake"].get<bool>());
   EXPECT_EQ(j["moves"][0]["move"], "B8");
+  EXPECT_EQ(j["moves"][2]["static_score"].get<double>(), analysis->moves[2].static_score);
+  EXPECT_EQ(j["moves"][2]["search_score"].get<double>(), analysis->moves[2].search_score);
   EXPECT_EQ(j["players"]["B"]["mistakes"], 1);
   EXPECT_TRUE(j["moves"][2]["guesser_rank"].is_null());  // a pass
   EXPECT_EQ(j["final"]["ownership"].size(), 9u);

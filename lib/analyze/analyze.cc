@@ -7,6 +7,7 @@
 #include "go/position.h"
 #include "predict/load.h"
 #include "predict/softmax.h"
+#include "search/score_estimate.h"
 #include "sgf/rules.h"
 
 namespace hane {
@@ -215,6 +216,8 @@ absl::StatusOr<GameAnalysis> Analyzer::analyze(const GameRecord& record, const O
     }
     a.black_before = before;
     a.visits = r.root_visits;
+    a.search_score = r.score_mean;
+    a.static_score = estimate_score(game, nullptr, ScoreEstimateOptions{}).margin;
     if (!r.children.empty()) {
       a.best = r.children.front().move;
       a.best_winrate = r.children.front().winrate;

@@ -63,6 +63,12 @@ struct MoveAnalysis {
   double best_winrate = 0.5;     // its win rate for the mover
   std::vector<Vertex> pv;        // principal variation from `best`, up to two passes in a row
   int64_t visits = 0;            // root visits of the search before the move
+  /// Black's margin before the move, points (Black − White − komi, area counting): the mean
+  /// final margin of the search's playouts, and the static estimate of the whole-board maps
+  /// with the tactics reader's dead stones (search/score_estimate.h, no playouts, well under a
+  /// millisecond on 19×19), side by side.
+  double search_score = 0;
+  double static_score = 0;
   /// Rank of the played move among the legal moves by the guesser's score (1 = its first
   /// choice; ties share the better rank) and its probability; nullopt for a pass or without
   /// a guesser.

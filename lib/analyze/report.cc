@@ -46,6 +46,8 @@ std::string mistake_comment(const MoveAnalysis& a, int size) {
     if (a.pv.size() > 1) c += ": " + points_text(a.pv, size);
     c += ".";
   }
+  c += " Before it: " + lead_text(a.search_score) + " (the playouts' mean), " + lead_text(a.static_score) +
+       " (the static estimate).";
   if (a.guesser_rank) {
     c += " The guesser ranked " + to_gtp(a.played, size) + " " + ordinal(*a.guesser_rank) + " (" +
          fixed(100 * a.guesser_probability.value_or(0), 1) + "%).";
@@ -147,6 +149,8 @@ nlohmann::json analysis_json(const GameRecord& record, const GameAnalysis& analy
     m["pv"] = nlohmann::json::array();
     for (const Vertex v : a.pv) m["pv"].push_back(vertex_json(v, size));
     m["visits"] = a.visits;
+    m["search_score"] = a.search_score;
+    m["static_score"] = a.static_score;
     m["guesser_rank"] = a.guesser_rank ? nlohmann::json(*a.guesser_rank) : nlohmann::json(nullptr);
     m["guesser_probability"] = a.guesser_probability ? nlohmann::json(*a.guesser_probability) : nlohmann::json(nullptr);
     j["moves"].push_back(std::move(m));

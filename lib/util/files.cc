@@ -122,6 +122,11 @@ absl::StatusOr<OwnedFolder> OwnedFolder::open(const std::string& dir, const std:
       if (it->path().parent_path() == fs::path(dir) && it->path().filename().string().starts_with(marker + ".tmp-")) {
         continue;
       }
+      // A run starting at the same time may have made the marker since it was looked for:
+      // the command writes its marker before any other file, so a folder holding it now is
+      // the command's own.
+      std::error_code marker_ec;
+      if (fs::exists(dir + "/" + marker, marker_ec)) break;
       return absl::InvalidArgumentError("" + dir + " holds files but no " + what + " of hane's (no " + marker + "), e.g. " +
                                         it->path().string() + ": a " + what +
                                         " writes into a new or empty folder, or resumes its own; use another --out folder");
