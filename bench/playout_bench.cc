@@ -4,10 +4,9 @@
 // BM_RulesPlayoutTactics/SIZE/MASK adds the tactical rules to the default rules: mask bit 1
 // `ladder`, 2 `nakade`, 4 `two_liberty` with Pachi's heuristic (two_liberty_reads 0), 8
 // `two_liberty` with ladder reads. With HANE_BENCH_PLAYOUTS=N in the environment each row of
-// this file plays exactly N playouts (seed 1): fixed work, for instruction counts, e.g.
-//   HANE_BENCH_PLAYOUTS=20 valgrind --tool=callgrind --toggle-collect='hane::run_playout*' \
-//     build/bench/hane_bench --benchmark_filter='RulesPlayoutTactics/19/7$' --benchmark_format=json
-// then divide the instructions collected by the counter `moves`.
+// this file plays exactly N playouts (seed 1): fixed work, for instruction counts under
+// callgrind (scripts/playout-instructions counts them inside run_playout and divides by the
+// counter `moves`).
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
