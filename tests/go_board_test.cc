@@ -286,8 +286,8 @@ std::vector<int> state_of(const Board& b) {
   out.push_back(-1);
   out.push_back(b.ko_point().index());
   out.push_back(static_cast<int>(b.ko_color()));
-  out.push_back(static_cast<int>(b.hash() & 0x7fffffff));
-  out.push_back(static_cast<int>(b.hash() >> 33));
+  out.push_back(static_cast<int>(static_cast<uint32_t>(b.hash())));
+  out.push_back(static_cast<int>(static_cast<uint32_t>(b.hash() >> 32)));
   out.push_back(b.prisoners(Color::kBlack));
   out.push_back(b.prisoners(Color::kWhite));
   return out;
@@ -312,22 +312,27 @@ TEST(Board, UndoRestoresEveryByteAndRecordedPlayEqualsPlay) {
       Board::UndoLog kept;
       Color c = Color::kBlack;
       for (int move = 0; move < 3 * size * size; ++move) {
-        // A read: up to 8 moves recorded, then all taken back, leaving b as it was.
-        const std::vector<unsigned char> before = bytes_of(b);
+        // A read: up to 8 moves recorded, then taken back one by one, each undo leaving b as it
+        // was before that move (a field one move forgot could otherwise be mended by the undo
+        // of an earlier move that saved it).
+        std::vector<std::vector<unsigned char>> before{bytes_of(b)};
         Color r = c;
         const int depth = 1 + static_cast<int>(rng.below(8));
         for (int k = 0; k < depth; ++k) {
           const Vertex v = random_legal(b, r, rng);
           if (v.is_pass()) break;
           b.play_legal(v, r, log);
+          before.push_back(bytes_of(b));
           captures += !b.last_removed().empty();
           r = opponent(r);
         }
         while (log.moves() > 0) {
           b.undo(log);
+          before.pop_back();
+          ASSERT_EQ(bytes_of(b), before.back()) << "size " << size << " game " << game << " move " << move
+                                                << " depth " << before.size();
           ++undone;
         }
-        ASSERT_EQ(bytes_of(b), before) << "size " << size << " game " << game << " move " << move;
         // The game goes on, played plainly and with a log that is never undone.
         const Vertex v = random_legal(b, c, rng);
         if (v.is_pass()) break;

@@ -1,10 +1,9 @@
 // Ladder reads (ladder.h).
 #include "features/ladder.h"
 
-#include <algorithm>
+#include <cassert>
 #include <array>
 #include <memory>
-#include <vector>
 
 #include "features/tactics_internal.h"
 
@@ -163,12 +162,6 @@ class LadderReader {
   int nodes_ = 0;
 };
 
-// Reads the ladder on `chain` of `board`, which the read plays on and leaves unchanged.
-bool read_ladder(Board& board, Vertex chain, Color attacker, const LadderLimits& limits) {
-  const int libs = board.liberties(chain);
-  if (libs < 1 || libs > 2) return false;
-  return LadderReader(chain, attacker, limits).captured(board);
-}
 
 }  // namespace
 
@@ -247,6 +240,7 @@ LadderAnswers move_ladders(const Board& board, Vertex v, Color c, const Neighbou
     }
   }
   if (num_reads == 0) return out;
+  assert(!in_place || in_place == &board);  // in place means on `board` itself
   Board* work = in_place;
   if (!work) {
     work = &scratch();
@@ -282,12 +276,14 @@ bool captured_on(const Board& board, Board* in_place, Vertex chain, Color attack
   if (board.color(chain) != opponent(attacker)) return false;
   const int libs = board.liberties(chain);
   if (libs < 1 || libs > 2) return false;
+  assert(!in_place || in_place == &board);
   Board* work = in_place;
   if (!work) {
     work = &scratch();
     *work = board;
   }
-  return read_ladder(*work, chain, attacker, limits);
+  // The read plays on *work and leaves it unchanged.
+  return LadderReader(chain, attacker, limits).captured(*work);
 }
 
 bool capture_on(const Board& board, Board* in_place, Vertex v, Color c, const LadderLimits& limits) {

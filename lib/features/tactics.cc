@@ -94,7 +94,6 @@ using tactics_internal::LadderAnswers;
 using tactics_internal::merged_liberties;
 using tactics_internal::move_ladders;
 using tactics_internal::Neighbourhood;
-using tactics_internal::PointSet;
 using tactics_internal::saved_chains;
 
 int capture_size(const Board& board, Vertex v, Color c) {

@@ -67,6 +67,7 @@ struct Board::Recorder {
     static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 8);
     uint64_t old = 0;
     std::memcpy(&old, &field, sizeof(T));
+    assert(log->num_writes_ < log->writes_.size());
     log->writes_[log->num_writes_++] = {&field, old, sizeof(T)};
   }
 };
@@ -309,12 +310,14 @@ void Board::play_legal(Vertex v, Color c, UndoLog& log) {
   // its neighbours' liberty words and counts).
   const size_t room = 128 + 24 * static_cast<size_t>(geometry_.num_vertices());
   if (log.writes_.size() < log.num_writes_ + room) log.writes_.resize(log.num_writes_ + room);
-  log.frames_.push_back({log.num_writes_, hash_, prisoners_, num_empty_, ko_point_, num_removed_, ko_color_});
+  log.frames_.push_back({this, log.num_writes_, hash_, prisoners_, num_empty_, ko_point_, num_removed_, ko_color_});
   play_legal(v.index(), c, Recorder{&log});
 }
 
 void Board::undo(UndoLog& log) {
+  assert(!log.frames_.empty());
   const UndoLog::Frame& f = log.frames_.back();
+  assert(f.board == this);
   for (size_t i = log.num_writes_; i-- > f.first_write;) {
     const UndoLog::Write& w = log.writes_[i];
     // Fixed-size copies: each compiles to one store.

@@ -1,5 +1,6 @@
 // The fast board: stones, chains with exact liberties, captures, suicide, simple ko, zobrist
-// hash. No history: superko, undo and scoring live in the game layer (game.h, score.h).
+// hash. No history: superko, undo of a game and scoring live in the game layer (game.h,
+// score.h); Board::undo takes back moves recorded in an UndoLog, for tactical reading.
 //
 // Chains are kept as a circular list of stones with a head; each head owns a bitset of the
 // chain's liberties (one bit per vertex index), so merging is a word-wise OR and an empty point
@@ -102,6 +103,7 @@ class Board {
       uint64_t bytes;
     };
     struct Frame {
+      const Board* board;  // the board the move was played on
       size_t first_write;
       uint64_t hash;
       std::array<int, 4> prisoners;
@@ -113,8 +115,10 @@ class Board {
     std::vector<Frame> frames_;
   };
   /// play_legal() that also records in `log` the old value of every field it changes (about
-  /// twice the cost of play_legal(); no board copy). The log refers to this board object: no
-  /// copy or assignment of the board may come between the move and its undo().
+  /// twice the cost of play_legal(); no board copy). The log holds addresses into this board
+  /// object: the moves of one log are undone on the same object, newest first, and nothing else
+  /// may change the board in between (play, set_stone, assignment to it); copying from it is
+  /// harmless. Checked by assertions in debug builds.
   void play_legal(Vertex v, Color c, UndoLog& log);
   /// Takes back the newest move recorded in `log` (log.moves() >= 1): the board is again
   /// exactly what it was before that move, field for field (liberty sets, chain lists, ko,
