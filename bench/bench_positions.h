@@ -25,13 +25,14 @@ inline Board random_midgame(uint64_t seed, int moves = 150, int size = 19) {
   return b;
 }
 
-/// Playouts of a default-made `Policy` from the empty board of state.range(0), one per
-/// iteration, with counters playouts/s, moves/playout and time/move (shown in ns).
+/// Playouts of `policy` (default-made) from the empty board of state.range(0), one per
+/// iteration, seed 1, with counters playouts/s, moves/playout, moves (the total: with a fixed
+/// iteration count, e.g. --benchmark_min_time=200x, the work is fixed, so instruction counts
+/// per move can be read under callgrind) and time/move (shown in ns).
 template <class Policy>
-void playouts(benchmark::State& state) {
+void playouts(benchmark::State& state, Policy policy = Policy()) {
   const int size = static_cast<int>(state.range(0));
   const Board empty(size);
-  Policy policy;
   Rng rng(1);
   int64_t moves = 0;
   for (auto _ : state) {
@@ -41,6 +42,7 @@ void playouts(benchmark::State& state) {
   const double n = static_cast<double>(state.iterations());
   state.counters["playouts/s"] = benchmark::Counter(n, benchmark::Counter::kIsRate);
   state.counters["moves/playout"] = static_cast<double>(moves) / n;
+  state.counters["moves"] = static_cast<double>(moves);
   state.counters["time/move"] =
       benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }

@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <vector>
+
 #include "go/board.h"
+#include "go/random.h"
 #include "go/zobrist.h"
 #include "go_fixtures.h"
 
@@ -245,6 +249,103 @@ TEST(Board, EyesAtCentreEdgeAndCorner) {
   // A neighbour that is empty or the opponent's is never an eye.
   b = board_from_ascii(". . . . .\n. . X . .\n. X . . .\n. . X . .\n. . . . .");
   EXPECT_FALSE(b.is_eye(gtp(b, "C3"), Color::kBlack));
+}
+
+// The bytes of a board object (its fields, stale entries and padding included: undo() must
+// restore even what no accessor reads).
+std::vector<unsigned char> bytes_of(const Board& b) {
+  std::vector<unsigned char> out(sizeof(Board));
+  std::memcpy(out.data(), static_cast<const void*>(&b), sizeof(Board));
+  return out;
+}
+
+// Everything a board tells: per point its colour, neighbour counts and, for stones, chain head,
+// next stone, size and liberties; the empty points and last_removed() in order; ko, hash and
+// prisoners.
+std::vector<int> state_of(const Board& b) {
+  std::vector<int> out;
+  for (int i = 0; i < b.geometry().num_vertices(); ++i) {
+    const Vertex v(i);
+    out.push_back(static_cast<int>(b.color(v)));
+    if (b.color(v) == Color::kWall) continue;
+    out.push_back(b.empty_neighbours(v) | b.neighbours_or_wall(v, Color::kBlack) << 4 |
+                  b.neighbours_or_wall(v, Color::kWhite) << 8);
+    if (!b.is_stone(v)) continue;
+    out.push_back(b.chain_head(v).index());
+    out.push_back(b.next_in_chain(v).index());
+    out.push_back(b.chain_size(v));
+    Vertex libs[Board::kMaxVertices];
+    const int n = b.liberties_of(v, libs);
+    out.push_back(n);
+    EXPECT_EQ(n, b.liberties(v));
+    for (int k = 0; k < n; ++k) out.push_back(libs[k].index());
+  }
+  out.insert(out.end(), b.empty_points().begin(), b.empty_points().end());
+  out.push_back(-1);
+  out.insert(out.end(), b.last_removed().begin(), b.last_removed().end());
+  out.push_back(-1);
+  out.push_back(b.ko_point().index());
+  out.push_back(static_cast<int>(b.ko_color()));
+  out.push_back(static_cast<int>(static_cast<uint32_t>(b.hash())));
+  out.push_back(static_cast<int>(static_cast<uint32_t>(b.hash() >> 32)));
+  out.push_back(b.prisoners(Color::kBlack));
+  out.push_back(b.prisoners(Color::kWhite));
+  return out;
+}
+
+// A uniformly random legal point for c (eyes included), or pass when there is none.
+Vertex random_legal(const Board& b, Color c, Rng& rng) {
+  std::vector<Vertex> legal;
+  for (const int16_t p : b.empty_points()) {
+    if (b.legal(Vertex(p), c) == Legality::kLegal) legal.emplace_back(p);
+  }
+  return legal.empty() ? Vertex::pass() : legal[rng.below(static_cast<uint32_t>(legal.size()))];
+}
+
+TEST(Board, UndoRestoresEveryByteAndRecordedPlayEqualsPlay) {
+  for (const auto& [size, suicide] : {std::pair{9, false}, std::pair{19, false}, std::pair{9, true}, std::pair{5, true}}) {
+    Rng rng(static_cast<uint64_t>(size) * 2 + suicide);
+    Board::UndoLog log;
+    int captures = 0, undone = 0;
+    for (int game = 0; game < (size == 19 ? 2 : 6); ++game) {
+      Board b(size, suicide), plain(size, suicide), recorded(size, suicide);
+      Board::UndoLog kept;
+      Color c = Color::kBlack;
+      for (int move = 0; move < 3 * size * size; ++move) {
+        // A read: up to 8 moves recorded, then taken back one by one, each undo leaving b as it
+        // was before that move (a field one move forgot could otherwise be mended by the undo
+        // of an earlier move that saved it).
+        std::vector<std::vector<unsigned char>> before{bytes_of(b)};
+        Color r = c;
+        const int depth = 1 + static_cast<int>(rng.below(8));
+        for (int k = 0; k < depth; ++k) {
+          const Vertex v = random_legal(b, r, rng);
+          if (v.is_pass()) break;
+          b.play_legal(v, r, log);
+          before.push_back(bytes_of(b));
+          captures += !b.last_removed().empty();
+          r = opponent(r);
+        }
+        while (log.moves() > 0) {
+          b.undo(log);
+          before.pop_back();
+          ASSERT_EQ(bytes_of(b), before.back()) << "size " << size << " game " << game << " move " << move
+                                                << " depth " << before.size();
+          ++undone;
+        }
+        // The game goes on, played plainly and with a log that is never undone.
+        const Vertex v = random_legal(b, c, rng);
+        if (v.is_pass()) break;
+        b.play_legal(v, c);
+        plain.play_legal(v, c);
+        recorded.play_legal(v, c, kept);
+        ASSERT_EQ(state_of(recorded), state_of(plain)) << "size " << size << " game " << game << " move " << move;
+        c = opponent(c);
+      }
+    }
+    EXPECT_GT(captures, 100) << size;
+    EXPECT_GT(undone, 1000) << size;
+  }
 }
 
 }  // namespace

@@ -1,10 +1,9 @@
 // Ladder reads (ladder.h).
 #include "features/ladder.h"
 
-#include <algorithm>
+#include <cassert>
 #include <array>
 #include <memory>
-#include <vector>
 
 #include "features/tactics_internal.h"
 
@@ -14,26 +13,29 @@ using tactics_internal::LadderAnswers;
 using tactics_internal::merged_liberties;
 using tactics_internal::move_ladders;
 using tactics_internal::Neighbourhood;
-using tactics_internal::PointSet;
+using tactics_internal::SmallPointSet;
 using tactics_internal::saved_chains;
 
 namespace {
 
-// Scratch boards for ladder reads, per thread, allocated on first use. Slot 0 holds the board
-// after a candidate move (move_facts, ladder_capture, ladder_escape), slot 1 the board a read
-// starts from, and slot p + 2 the copy made by a branching node at ply p.
-Board& scratch(int slot) {
-  thread_local std::vector<std::unique_ptr<Board>> pool;
-  while (static_cast<int>(pool.size()) <= slot) pool.push_back(std::make_unique<Board>(Geometry::kMinSize));
-  return *pool[slot];
+// Per thread, allocated on first use: the board a read on a const board copies it to (reads
+// play their moves on it and take them back), and the log of the moves being read.
+Board& scratch() {
+  thread_local std::unique_ptr<Board> board = std::make_unique<Board>(Geometry::kMinSize);
+  return *board;
+}
+Board::UndoLog& undo_log() {
+  thread_local Board::UndoLog log;
+  return log;
 }
 
 class LadderReader {
  public:
   LadderReader(Vertex target, Color attacker, const LadderLimits& limits)
-      : target_(target), attacker_(attacker), defender_(opponent(attacker)), limits_(limits) {}
+      : target_(target), attacker_(attacker), defender_(opponent(attacker)), limits_(limits), log_(undo_log()) {}
 
-  // `b` (a scratch board the read may change) holds the target with 1 or 2 liberties.
+  // `b` holds the target with 1 or 2 liberties. The read plays its moves on `b` and takes each
+  // back (Board::undo): `b` is unchanged on return.
   bool captured(Board& b) {
     const int libs = b.liberties(target_);
     if (libs == 1) return !defender_escapes(b, 0);
@@ -43,14 +45,6 @@ class LadderReader {
 
  private:
   bool out_of_budget(int ply) { return ++nodes_ > limits_.max_nodes || ply > limits_.max_plies; }
-
-  // `b` for a branch: the last branch may use the node's own board, earlier ones a copy.
-  Board& branch_board(Board& b, int ply, bool last) {
-    if (last) return b;
-    Board& copy = scratch(ply + 2);
-    copy = b;
-    return copy;
-  }
 
   // True if a chain of `victim` next to the empty point m is in atari (m captures it).
   static bool captures_next_to(const Board& b, Vertex m, Color victim) {
@@ -64,7 +58,8 @@ class LadderReader {
   int target_liberties_after(const Board& b, Vertex m) const {
     if (b.has_liberty(target_, m)) return liberties_after(b, m, defender_, 3);
     // m captures next to the target: each captured stone touching the target is a new liberty.
-    PointSet libs(b);
+    // (The count stops at 3: a list of 4 holds it.)
+    SmallPointSet<4> libs(b);
     libs.add(b.first_liberty(target_).index());
     const Vertex target_head = b.chain_head(target_);
     for (Vertex n : b.neighbours(m)) {
@@ -74,13 +69,12 @@ class LadderReader {
       do {
         for (Vertex u : b.neighbours(s)) {
           if (b.color(u) == defender_ && b.chain_head(u) == target_head) {
-            libs.add(s.index());
+            if (libs.add(s.index()) && libs.count() >= 3) return 3;
             break;
           }
         }
         s = b.next_in_chain(s);
       } while (s != head);
-      if (libs.count() >= 3) return 3;
     }
     return libs.count();
   }
@@ -118,11 +112,12 @@ class LadderReader {
       if (libs == 2) reads[num_reads++] = m;
     }
     for (int i = 0; i < num_reads; ++i) {
-      Board& nb = branch_board(b, ply, i + 1 == num_reads);
-      nb.play_legal(reads[i], defender_);
-      if (nb.color(target_) != defender_) continue;  // suicide where allowed
-      if (nb.liberties(target_) >= 3) return true;
-      if (nb.liberties(target_) == 2 && !attacker_captures(nb, ply + 1)) return true;
+      b.play_legal(reads[i], defender_, log_);
+      // A suicide (where allowed) fails; 3+ liberties escape; 2 escape if no atari works.
+      const bool escapes = b.color(target_) == defender_ &&
+                           (b.liberties(target_) >= 3 || (b.liberties(target_) == 2 && !attacker_captures(b, ply + 1)));
+      b.undo(log_);
+      if (escapes) return true;
     }
     return false;
   }
@@ -150,10 +145,11 @@ class LadderReader {
       reads[num_reads++] = m;
     }
     for (int i = 0; i < num_reads; ++i) {
-      Board& nb = branch_board(b, ply, i + 1 == num_reads);
-      nb.play_legal(reads[i], attacker_);
-      if (nb.liberties(target_) != 1) continue;  // not an atari after all (suicide where allowed)
-      if (!defender_escapes(nb, ply + 1)) return true;
+      b.play_legal(reads[i], attacker_, log_);
+      // Not an atari after all (a suicide where allowed) fails.
+      const bool captures = b.liberties(target_) == 1 && !defender_escapes(b, ply + 1);
+      b.undo(log_);
+      if (captures) return true;
     }
     return false;
   }
@@ -162,17 +158,10 @@ class LadderReader {
   Color attacker_;
   Color defender_;
   LadderLimits limits_;
+  Board::UndoLog& log_;
   int nodes_ = 0;
 };
 
-// Reads the ladder on `chain` of `board` (left unchanged), using scratch slot 1.
-bool read_ladder(const Board& board, Vertex chain, Color attacker, const LadderLimits& limits) {
-  const int libs = board.liberties(chain);
-  if (libs < 1 || libs > 2) return false;
-  Board& work = scratch(1);
-  work = board;
-  return LadderReader(chain, attacker, limits).captured(work);
-}
 
 }  // namespace
 
@@ -215,7 +204,7 @@ int saved_chains(const Board& board, Color c, const Neighbourhood& nb, int libs_
 
 LadderAnswers move_ladders(const Board& board, Vertex v, Color c, const Neighbourhood& nb, int libs, bool captures,
                            const std::array<Vertex, 16>& saved, int num_saved, bool want_capture, bool want_escape,
-                           const LadderLimits& limits) {
+                           const LadderLimits& limits, Board* in_place) {
   const Color opp = opponent(c);
   LadderAnswers out;
   struct Read {
@@ -251,9 +240,15 @@ LadderAnswers move_ladders(const Board& board, Vertex v, Color c, const Neighbou
     }
   }
   if (num_reads == 0) return out;
-  Board& after = scratch(0);
-  after = board;
-  after.play_legal(v, c);
+  assert(!in_place || in_place == &board);  // in place means on `board` itself
+  Board* work = in_place;
+  if (!work) {
+    work = &scratch();
+    *work = board;
+  }
+  Board& after = *work;
+  Board::UndoLog& log = undo_log();
+  after.play_legal(v, c, log);
   for (int i = 0; i < num_reads; ++i) {
     const Read& r = reads[i];
     if (r.escape ? out.escape : out.capture) continue;
@@ -263,38 +258,74 @@ LadderAnswers move_ladders(const Board& board, Vertex v, Color c, const Neighbou
       captured = false;
     } else if (chain_libs < 1 || chain_libs > 2) {
       captured = false;
-    } else if (i + 1 == num_reads) {
-      captured = LadderReader(r.chain, r.escape ? opp : c, limits).captured(after);
     } else {
-      captured = read_ladder(after, r.chain, r.escape ? opp : c, limits);
+      captured = LadderReader(r.chain, r.escape ? opp : c, limits).captured(after);
     }
     if (r.escape && !captured) out.escape = true;
     if (!r.escape && captured) out.capture = true;
   }
+  after.undo(log);
   return out;
 }
 
 }  // namespace tactics_internal
 
-bool ladder_captured(const Board& board, Vertex chain, Color attacker, const LadderLimits& limits) {
+namespace {
+
+bool captured_on(const Board& board, Board* in_place, Vertex chain, Color attacker, const LadderLimits& limits) {
   if (board.color(chain) != opponent(attacker)) return false;
-  return read_ladder(board, chain, attacker, limits);
+  const int libs = board.liberties(chain);
+  if (libs < 1 || libs > 2) return false;
+  assert(!in_place || in_place == &board);
+  Board* work = in_place;
+  if (!work) {
+    work = &scratch();
+    *work = board;
+  }
+  // The read plays on *work and leaves it unchanged.
+  return LadderReader(chain, attacker, limits).captured(*work);
 }
 
-bool ladder_capture(const Board& board, Vertex v, Color c, const LadderLimits& limits) {
+bool capture_on(const Board& board, Board* in_place, Vertex v, Color c, const LadderLimits& limits) {
   const Neighbourhood nb(board, v, c);
   bool captures = false;
   for (int i = 0; i < nb.num_opp; ++i) captures |= board.liberties(Vertex(nb.opp[i])) == 1;
   const std::array<Vertex, 16> none{};
-  return move_ladders(board, v, c, nb, 0, captures, none, 0, true, false, limits).capture;
+  return move_ladders(board, v, c, nb, 0, captures, none, 0, true, false, limits, in_place).capture;
 }
 
-bool ladder_escape(const Board& board, Vertex v, Color c, const LadderLimits& limits) {
+bool escape_on(const Board& board, Board* in_place, Vertex v, Color c, const LadderLimits& limits) {
   const Neighbourhood nb(board, v, c);
   const int libs = merged_liberties(board, v, c, nb, 3);
   std::array<Vertex, 16> saved;
   const int num_saved = saved_chains(board, c, nb, libs, saved, nullptr);
-  return move_ladders(board, v, c, nb, libs, false, saved, num_saved, false, true, limits).escape;
+  return move_ladders(board, v, c, nb, libs, false, saved, num_saved, false, true, limits, in_place).escape;
+}
+
+}  // namespace
+
+bool ladder_captured(const Board& board, Vertex chain, Color attacker, const LadderLimits& limits) {
+  return captured_on(board, nullptr, chain, attacker, limits);
+}
+
+bool ladder_capture(const Board& board, Vertex v, Color c, const LadderLimits& limits) {
+  return capture_on(board, nullptr, v, c, limits);
+}
+
+bool ladder_escape(const Board& board, Vertex v, Color c, const LadderLimits& limits) {
+  return escape_on(board, nullptr, v, c, limits);
+}
+
+bool ladder_captured_in_place(Board& board, Vertex chain, Color attacker, const LadderLimits& limits) {
+  return captured_on(board, &board, chain, attacker, limits);
+}
+
+bool ladder_capture_in_place(Board& board, Vertex v, Color c, const LadderLimits& limits) {
+  return capture_on(board, &board, v, c, limits);
+}
+
+bool ladder_escape_in_place(Board& board, Vertex v, Color c, const LadderLimits& limits) {
+  return escape_on(board, &board, v, c, limits);
 }
 
 }  // namespace hane

@@ -7,10 +7,11 @@
 // liberty or capture an attacking chain in atari that touches the target. After a defender
 // move the target escapes with >= 3 liberties, is captured with <= 1, and the attacker must
 // atari again with 2. Ladder breakers, the defender's counter-captures, simple ko (through
-// Board::legal) and the edge all come out of the search itself. The search plays moves on
-// per-thread scratch boards (copies), copying only at real branch points; both sides' obvious
-// failures (an atari after which the defender's extension reaches 3 liberties) are pruned
-// without playing.
+// Board::legal) and the edge all come out of the search itself. The search plays its moves
+// with Board::play_legal(v, c, log) and takes each back with Board::undo, on one per-thread copy
+// of the board (or, with the *_in_place functions, on the caller's own board: no copy at all);
+// both sides' obvious failures (an atari after which the defender's extension reaches 3
+// liberties) are pruned without playing.
 #pragma once
 
 #include "go/board.h"
@@ -38,5 +39,13 @@ bool ladder_capture(const Board& board, Vertex v, Color c, const LadderLimits& l
 /// atari (see MoveFacts::saved_stones) and at least one saved chain cannot then be captured in
 /// a ladder, the opponent to move (3+ liberties, or 2 and every ladder fails).
 bool ladder_escape(const Board& board, Vertex v, Color c, const LadderLimits& limits = {});
+
+/// The same three answers, read on `board` itself instead of a per-thread copy of it: the read
+/// plays its moves on `board` and takes them back (Board::undo), so `board` is unchanged on
+/// return, and nothing else may read it meanwhile. For callers that own their board (the
+/// playout policies): a 19x19 board copy costs more than most playout ladder reads.
+bool ladder_captured_in_place(Board& board, Vertex chain, Color attacker, const LadderLimits& limits = {});
+bool ladder_capture_in_place(Board& board, Vertex v, Color c, const LadderLimits& limits = {});
+bool ladder_escape_in_place(Board& board, Vertex v, Color c, const LadderLimits& limits = {});
 
 }  // namespace hane

@@ -30,29 +30,23 @@ bool touches_merged(const Board& b, Vertex p, Vertex v, Color c, const Neighbour
 
 }  // namespace
 
-int merged_liberties(const Board& b, Vertex v, Color c, const Neighbourhood& nb, int cap) {
-  // A joined chain keeps all its liberties but v; captures only add liberties.
-  for (int i = 0; i < nb.num_own; ++i) {
-    if (b.liberties(Vertex(nb.own[i])) - 1 >= cap) return cap;
-  }
-  bool captures = false;
-  for (int i = 0; i < nb.num_opp; ++i) {
-    if (b.liberties(Vertex(nb.opp[i])) == 1) captures = true;
-  }
-  // Fast path: a lone stone that captures nothing has its empty neighbours.
-  if (nb.num_own == 0 && !captures) return std::min(nb.empties, cap);
+namespace {
 
-  PointSet libs(b);
+// merged_liberties() past its fast paths, counting in a Set that holds at least `cap` points.
+template <class Set>
+int merged_liberties_counted(const Board& b, Vertex v, Color c, const Neighbourhood& nb, int cap, bool captures) {
+  Set libs(b);
   for (Vertex n : b.neighbours(v)) {
     if (b.is_empty(n)) libs.add(n.index());
   }
   if (libs.count() >= cap) return cap;
+  // Each own chain has at most cap liberties here (more returned cap already).
   std::array<Vertex, 16> small;
   std::vector<Vertex> large;
   for (int i = 0; i < nb.num_own; ++i) {
     const Vertex head(nb.own[i]);
     const int n = b.liberties(head);
-    std::span<Vertex> out(small);
+    std::span<Vertex> out(small.data(), std::min<size_t>(n, small.size()));
     if (n > static_cast<int>(small.size())) {
       large.resize(n);
       out = std::span<Vertex>(large);
@@ -76,13 +70,30 @@ int merged_liberties(const Board& b, Vertex v, Color c, const Neighbourhood& nb,
   return libs.count();
 }
 
+}  // namespace
+
+int merged_liberties(const Board& b, Vertex v, Color c, const Neighbourhood& nb, int cap) {
+  // A joined chain keeps all its liberties but v; captures only add liberties.
+  for (int i = 0; i < nb.num_own; ++i) {
+    if (b.liberties(Vertex(nb.own[i])) - 1 >= cap) return cap;
+  }
+  bool captures = false;
+  for (int i = 0; i < nb.num_opp; ++i) {
+    if (b.liberties(Vertex(nb.opp[i])) == 1) captures = true;
+  }
+  // Fast path: a lone stone that captures nothing has its empty neighbours.
+  if (nb.num_own == 0 && !captures) return std::min(nb.empties, cap);
+  // The count stops at cap, so a set of cap points is enough.
+  if (cap <= 8) return merged_liberties_counted<SmallPointSet<8>>(b, v, c, nb, cap, captures);
+  return merged_liberties_counted<PointSet>(b, v, c, nb, cap, captures);
+}
+
 }  // namespace tactics_internal
 
 using tactics_internal::LadderAnswers;
 using tactics_internal::merged_liberties;
 using tactics_internal::move_ladders;
 using tactics_internal::Neighbourhood;
-using tactics_internal::PointSet;
 using tactics_internal::saved_chains;
 
 int capture_size(const Board& board, Vertex v, Color c) {

@@ -73,6 +73,26 @@ class PointSet {
   int count_ = 0;
 };
 
+// Distinct points, at most kMax: for counts capped low, a short list beats a board-wide bitset.
+template <int kMax>
+class SmallPointSet {
+ public:
+  explicit SmallPointSet(const Board&) {}
+  // Adds p; true if it was new. Precondition: fewer than kMax points held, or p held.
+  bool add(int p) {
+    for (int i = 0; i < count_; ++i) {
+      if (points_[i] == p) return false;
+    }
+    points_[count_++] = static_cast<int16_t>(p);
+    return true;
+  }
+  int count() const { return count_; }
+
+ private:
+  std::array<int16_t, kMax> points_;
+  int count_ = 0;
+};
+
 /// Liberties of the chain `c` forms by playing v (neighbourhood `nb`), capped at `cap`.
 int merged_liberties(const Board& b, Vertex v, Color c, const Neighbourhood& nb, int cap);
 
@@ -89,10 +109,11 @@ struct LadderAnswers {
 // Ladder capture and escape (as declared in ladder.h) of `c` playing v: `libs` is the
 // merged chain's liberties after the move (capped, >= 3 meaning 3+), `captures` whether the
 // move captures, `saved` the chains it saves. Each answer is decided without a board when it
-// can be; otherwise the move is played once (scratch slot 0) and each read starts from a copy
-// (slot 1), except the last one, which reads on that board itself.
+// can be; otherwise the move is played on `*in_place` (which must be `board` itself) or, when
+// null, on a per-thread copy of `board`, and the reads play on that board and take their moves
+// back (Board::undo); `board` is unchanged on return.
 LadderAnswers move_ladders(const Board& board, Vertex v, Color c, const Neighbourhood& nb, int libs, bool captures,
                            const std::array<Vertex, 16>& saved, int num_saved, bool want_capture, bool want_escape,
-                           const LadderLimits& limits);
+                           const LadderLimits& limits, Board* in_place = nullptr);
 
 }  // namespace hane::tactics_internal

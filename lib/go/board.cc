@@ -3,10 +3,19 @@
 #include <algorithm>
 #include <cassert>
 #include <cstring>
+#include <type_traits>
 
 #include "go/zobrist.h"
 
 namespace hane {
+
+namespace {
+// The Log of plain play: records nothing.
+struct NoLog {
+  template <class T>
+  void operator()(const T&) const {}
+};
+}  // namespace
 
 std::string_view legality_name(Legality l) {
   switch (l) {
@@ -36,7 +45,7 @@ Board::Board(int size, bool allow_suicide) : geometry_(size), allow_suicide_(all
     for (int x = 0; x < size; ++x) {
       const int v = geometry_.at(x, y).index();
       color_[v] = Color::kEmpty;
-      add_empty(v);
+      add_empty(v, NoLog{});
     }
   }
   const int s = stride();
@@ -50,11 +59,28 @@ Board::Board(int size, bool allow_suicide) : geometry_(size), allow_suicide_(all
   }
 }
 
-[[gnu::always_inline]] inline void Board::count_neighbour(int v, Color c, int sign) {
+// The Log of play_legal(v, c, log): keeps each field's value before it is written.
+struct Board::Recorder {
+  UndoLog* log;
+  template <class T>
+  [[gnu::always_inline]] void operator()(T& field) const {
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 8);
+    uint64_t old = 0;
+    std::memcpy(&old, &field, sizeof(T));
+    assert(log->num_writes_ < log->writes_.size());
+    log->writes_[log->num_writes_++] = {&field, old, sizeof(T)};
+  }
+};
+
+template <class Log>
+[[gnu::always_inline]] inline void Board::count_neighbour(int v, Color c, int sign, Log log) {
   // A stone of colour c appears at v (sign +1) or leaves it (sign -1).
   const int delta = sign * ((1 << (4 * static_cast<int>(c))) - 1);
   const int s = stride();
-  for (int w : {v - s, v - 1, v + 1, v + s}) nbr_[w] = static_cast<uint16_t>(nbr_[w] + delta);
+  for (int w : {v - s, v - 1, v + 1, v + s}) {
+    log(nbr_[w]);
+    nbr_[w] = static_cast<uint16_t>(nbr_[w] + delta);
+  }
 }
 
 Board& Board::operator=(const Board& o) {
@@ -87,16 +113,23 @@ Board& Board::operator=(const Board& o) {
   return *this;
 }
 
-[[gnu::always_inline]] inline void Board::add_empty(int v) {
+template <class Log>
+[[gnu::always_inline]] inline void Board::add_empty(int v, Log log) {
+  log(empty_pos_[v]);
   empty_pos_[v] = static_cast<int16_t>(num_empty_);
+  log(empties_[num_empty_]);
   empties_[num_empty_++] = static_cast<int16_t>(v);
 }
 
-[[gnu::always_inline]] inline void Board::remove_empty(int v) {
+template <class Log>
+[[gnu::always_inline]] inline void Board::remove_empty(int v, Log log) {
   const int pos = empty_pos_[v];
   const int last = empties_[--num_empty_];
+  log(empties_[pos]);
   empties_[pos] = static_cast<int16_t>(last);
+  log(empty_pos_[last]);
   empty_pos_[last] = static_cast<int16_t>(pos);
+  log(empty_pos_[v]);
   empty_pos_[v] = -1;
 }
 
@@ -132,46 +165,75 @@ Legality Board::play(Vertex v, Color c) {
   return l;
 }
 
-[[gnu::always_inline]] inline void Board::place_stone(int v, Color c) {
+template <class Log>
+[[gnu::always_inline]] inline void Board::place_stone(int v, Color c, Log log) {
+  constexpr bool kRecord = !std::is_same_v<Log, NoLog>;
+  log(color_[v]);
   color_[v] = c;
   hash_ ^= zobrist::stone(v, c);
-  remove_empty(v);
-  count_neighbour(v, c, +1);
+  remove_empty(v, log);
+  count_neighbour(v, c, +1, log);
+  log(head_[v]);
   head_[v] = static_cast<int16_t>(v);
+  log(next_[v]);
   next_[v] = static_cast<int16_t>(v);
+  log(chain_size_[v]);
   chain_size_[v] = 1;
-  std::fill_n(libs_.of(v), libs_.words, uint64_t{0});
+  uint64_t* w = libs_.of(v);
+  if constexpr (kRecord) {
+    for (int i = 0; i < libs_.words; ++i) {
+      if (w[i]) {
+        log(w[i]);
+        w[i] = 0;
+      }
+    }
+  } else {
+    std::fill_n(w, libs_.words, uint64_t{0});
+  }
   const int s = stride();
   int libs = 0;
   for (int n : {v - s, v - 1, v + 1, v + s}) {
     if (color_[n] == Color::kEmpty) {
+      log(w[n >> 6]);
       libs_.set(v, n);
       ++libs;
     }
   }
+  log(lib_count_[v]);
   lib_count_[v] = static_cast<int16_t>(libs);
 }
 
-[[gnu::always_inline]] inline void Board::merge_chains(int a, int b) {
+template <class Log>
+[[gnu::always_inline]] inline void Board::merge_chains(int a, int b, Log log) {
+  constexpr bool kRecord = !std::is_same_v<Log, NoLog>;
   if (chain_size_[a] < chain_size_[b]) std::swap(a, b);
   int s = b;
   do {
+    log(head_[s]);
     head_[s] = static_cast<int16_t>(a);
     s = next_[s];
   } while (s != b);
+  log(next_[a]);
+  log(next_[b]);
   std::swap(next_[a], next_[b]);
+  log(chain_size_[a]);
   chain_size_[a] = static_cast<int16_t>(chain_size_[a] + chain_size_[b]);
   uint64_t* wa = libs_.of(a);
   const uint64_t* wb = libs_.of(b);
   int libs = 0;
   for (int i = 0; i < libs_.words; ++i) {
+    if constexpr (kRecord) {
+      if (wb[i] & ~wa[i]) log(wa[i]);
+    }
     wa[i] |= wb[i];
     libs += std::popcount(wa[i]);
   }
+  log(lib_count_[a]);
   lib_count_[a] = static_cast<int16_t>(libs);
 }
 
-int Board::remove_chain(int head) {
+template <class Log>
+int Board::remove_chain(int head, Log log) {
   const Color c = color_[head];
   const Color opp = opponent(c);
   const int st = stride();
@@ -179,16 +241,22 @@ int Board::remove_chain(int head) {
   int s = head;
   do {
     const int next = next_[s];
+    log(color_[s]);
     color_[s] = Color::kEmpty;
     hash_ ^= zobrist::stone(s, c);
-    add_empty(s);
-    count_neighbour(s, c, -1);
+    add_empty(s, log);
+    count_neighbour(s, c, -1, log);
+    log(removed_[num_removed_]);
     removed_[num_removed_++] = static_cast<int16_t>(s);
     ++removed;
     for (int n : {s - st, s - 1, s + 1, s + st}) {
       if (color_[n] == opp) {
         const int h = head_[n];
-        if (libs_.set(h, s)) ++lib_count_[h];
+        log(libs_.of(h)[s >> 6]);
+        if (libs_.set(h, s)) {
+          log(lib_count_[h]);
+          ++lib_count_[h];
+        }
       }
     }
     s = next;
@@ -196,25 +264,29 @@ int Board::remove_chain(int head) {
   return removed;
 }
 
-void Board::play_legal(Vertex vertex, Color c) {
-  const int v = vertex.index();
+template <class Log>
+void Board::play_legal(int v, Color c, Log log) {
   const Color opp = opponent(c);
   const int s = stride();
   const int nbr[4] = {v - s, v - 1, v + 1, v + s};
   num_removed_ = 0;
-  place_stone(v, c);
+  place_stone(v, c, log);
   for (int n : nbr) {
     if (is_player(color_[n])) {
       const int h = head_[n];
-      if (libs_.clear(h, v)) --lib_count_[h];
+      log(libs_.of(h)[v >> 6]);
+      if (libs_.clear(h, v)) {
+        log(lib_count_[h]);
+        --lib_count_[h];
+      }
     }
   }
   for (int n : nbr) {
-    if (color_[n] == c && head_[n] != head_[v]) merge_chains(head_[n], head_[v]);
+    if (color_[n] == c && head_[n] != head_[v]) merge_chains(head_[n], head_[v], log);
   }
   int captured = 0;
   for (int n : nbr) {
-    if (color_[n] == opp && lib_count_[head_[n]] == 0) captured += remove_chain(head_[n]);
+    if (color_[n] == opp && lib_count_[head_[n]] == 0) captured += remove_chain(head_[n], log);
   }
   prisoners_[static_cast<int>(c)] += captured;
   ko_point_ = Vertex::none().index();
@@ -225,8 +297,44 @@ void Board::play_legal(Vertex vertex, Color c) {
     ko_color_ = opp;
   } else if (lib_count_[h] == 0) {
     // Suicide (only reached when allowed): the chain is removed and counts for the opponent.
-    prisoners_[static_cast<int>(opp)] += remove_chain(h);
+    prisoners_[static_cast<int>(opp)] += remove_chain(h, log);
   }
+}
+
+void Board::play_legal(Vertex v, Color c) { play_legal(v.index(), c, NoLog{}); }
+
+void Board::play_legal(Vertex v, Color c, UndoLog& log) {
+  // Room for the most a move can write: the new stone (up to 30 fields with a 14-word liberty
+  // set), its neighbours' liberties (8), up to 3 merges (18 each), and per stone merged or
+  // removed at most 17 (head; colour, empty-point entries, neighbour counts, removal entry and
+  // its neighbours' liberty words and counts).
+  const size_t room = 128 + 24 * static_cast<size_t>(geometry_.num_vertices());
+  if (log.writes_.size() < log.num_writes_ + room) log.writes_.resize(log.num_writes_ + room);
+  log.frames_.push_back({this, log.num_writes_, hash_, prisoners_, num_empty_, ko_point_, num_removed_, ko_color_});
+  play_legal(v.index(), c, Recorder{&log});
+}
+
+void Board::undo(UndoLog& log) {
+  assert(!log.frames_.empty());
+  const UndoLog::Frame& f = log.frames_.back();
+  assert(f.board == this);
+  for (size_t i = log.num_writes_; i-- > f.first_write;) {
+    const UndoLog::Write& w = log.writes_[i];
+    // Fixed-size copies: each compiles to one store.
+    switch (w.bytes) {
+      case 1: std::memcpy(w.at, &w.old, 1); break;
+      case 2: std::memcpy(w.at, &w.old, 2); break;
+      default: std::memcpy(w.at, &w.old, 8); break;
+    }
+  }
+  log.num_writes_ = f.first_write;
+  hash_ = f.hash;
+  prisoners_ = f.prisoners;
+  num_empty_ = f.num_empty;
+  ko_point_ = f.ko_point;
+  num_removed_ = f.num_removed;
+  ko_color_ = f.ko_color;
+  log.frames_.pop_back();
 }
 
 uint64_t Board::hash_after(Vertex vertex, Color c) const {
@@ -275,13 +383,13 @@ void Board::set_stone(Vertex vertex, Color c) {
   if (old == c) return;
   if (is_player(old)) {
     hash_ ^= zobrist::stone(v, old);
-    add_empty(v);
-    count_neighbour(v, old, -1);
+    add_empty(v, NoLog{});
+    count_neighbour(v, old, -1, NoLog{});
   }
   if (is_player(c)) {
     hash_ ^= zobrist::stone(v, c);
-    remove_empty(v);
-    count_neighbour(v, c, +1);
+    remove_empty(v, NoLog{});
+    count_neighbour(v, c, +1, NoLog{});
   }
   color_[v] = c;
   ko_point_ = Vertex::none().index();
@@ -303,7 +411,7 @@ void Board::rebuild_chains() {
   for (int v = 0; v < n; ++v) {
     if (!is_player(color_[v])) continue;
     for (int w : {v + 1, v + s}) {
-      if (color_[w] == color_[v] && head_[w] != head_[v]) merge_chains(head_[v], head_[w]);
+      if (color_[w] == color_[v] && head_[w] != head_[v]) merge_chains(head_[v], head_[w], NoLog{});
     }
   }
   for (int v = 0; v < n; ++v) {

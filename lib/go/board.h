@@ -1,5 +1,6 @@
 // The fast board: stones, chains with exact liberties, captures, suicide, simple ko, zobrist
-// hash. No history: superko, undo and scoring live in the game layer (game.h, score.h).
+// hash. No history: superko, undo of a game and scoring live in the game layer (game.h,
+// score.h); Board::undo takes back moves recorded in an UndoLog, for tactical reading.
 //
 // Chains are kept as a circular list of stones with a head; each head owns a bitset of the
 // chain's liberties (one bit per vertex index), so merging is a word-wise OR and an empty point
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "go/color.h"
 #include "go/vertex.h"
@@ -86,6 +88,44 @@ class Board {
   /// Plays a move already known to be legal (precondition: legal(v, c) == kLegal, v not pass).
   void play_legal(Vertex v, Color c);
 
+  /// The changes made by moves played with play_legal(v, c, log), newest last, for undo(). Its
+  /// storage grows to the largest need and is kept, so a reused log allocates nothing once warm.
+  class UndoLog {
+   public:
+    /// Moves recorded and not yet undone.
+    int moves() const { return static_cast<int>(frames_.size()); }
+
+   private:
+    friend class Board;
+    struct Write {
+      void* at;
+      uint64_t old;
+      uint64_t bytes;
+    };
+    struct Frame {
+      const Board* board;  // the board the move was played on
+      size_t first_write;
+      uint64_t hash;
+      std::array<int, 4> prisoners;
+      int num_empty, ko_point, num_removed;
+      Color ko_color;
+    };
+    std::vector<Write> writes_;  // the first num_writes_ are recorded; room for a move after them
+    size_t num_writes_ = 0;
+    std::vector<Frame> frames_;
+  };
+  /// play_legal() that also records in `log` the old value of every field it changes (about
+  /// twice the cost of play_legal(); no board copy). The log holds addresses into this board
+  /// object: the moves of one log are undone on the same object, newest first, and nothing else
+  /// may change the board in between (play, set_stone, assignment to it); copying from it is
+  /// harmless. Checked by assertions in debug builds.
+  void play_legal(Vertex v, Color c, UndoLog& log);
+  /// Takes back the newest move recorded in `log` (log.moves() >= 1): the board is again
+  /// exactly what it was before that move, field for field (liberty sets, chain lists, ko,
+  /// hash, prisoners, last_removed() and the order of empty_points() included). As Pachi's
+  /// board_quick_undo and GNU Go's popgo, for tactical reading without copies.
+  void undo(UndoLog& log);
+
   /// Places or removes a stone without any capture (SGF AB/AW/AE). Chains and liberties are
   /// rebuilt; chains left without liberties stay on the board (the caller may reject them).
   void set_stone(Vertex v, Color c);
@@ -142,12 +182,23 @@ class Board {
     }
   };
 
-  void add_empty(int v);
-  void remove_empty(int v);
-  void count_neighbour(int v, Color c, int sign);  // updates nbr_ around v for a change at v
-  void place_stone(int v, Color c);  // the stone only: colour, hash, empties, single-stone chain
-  void merge_chains(int a, int b);   // heads; result has the larger one's head
-  int remove_chain(int head);        // returns stones removed; gives liberties to neighbours
+  // The mutating helpers take a Log: called with a reference to each field just before it is
+  // written (board.cc: NoLog does nothing; Recorder keeps the old value in an UndoLog).
+  struct Recorder;
+  template <class Log>
+  void add_empty(int v, Log log);
+  template <class Log>
+  void remove_empty(int v, Log log);
+  template <class Log>
+  void count_neighbour(int v, Color c, int sign, Log log);  // updates nbr_ around v for a change at v
+  template <class Log>
+  void place_stone(int v, Color c, Log log);  // the stone only: colour, hash, empties, single-stone chain
+  template <class Log>
+  void merge_chains(int a, int b, Log log);  // heads; result has the larger one's head
+  template <class Log>
+  int remove_chain(int head, Log log);  // returns stones removed; gives liberties to neighbours
+  template <class Log>
+  void play_legal(int v, Color c, Log log);
   void rebuild_chains();
 
   Geometry geometry_;

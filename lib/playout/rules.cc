@@ -124,7 +124,7 @@ Vertex RulesPolicy::capture_move() const {
   return best;
 }
 
-Vertex RulesPolicy::save_move(Rng& rng) const {
+Vertex RulesPolicy::save_move(Rng& rng) {
   if (!last_.is_point()) return Vertex::none();
   const Color me = to_move_, opp = opponent(me);
   Candidates<16> moves;
@@ -140,7 +140,7 @@ Vertex RulesPolicy::save_move(Rng& rng) const {
     const Vertex lib = board_.first_liberty(nb);
     if (!acceptable(lib) || liberties_after(board_, lib, me, 2) < 2) continue;
     if (ladder_threshold_ != 0 && liberties_after(board_, lib, me, 3) < 3 && fires(ladder_threshold_, rng) &&
-        !ladder_escape(board_, lib, me, kPlayoutLadder)) {
+        !ladder_escape_in_place(board_, lib, me, kPlayoutLadder)) {
       continue;
     }
     moves.add(lib);
@@ -163,7 +163,7 @@ Vertex RulesPolicy::nakade_move(Rng& rng) const {
   return moves.pick(rng);
 }
 
-Vertex RulesPolicy::two_liberty_move(Rng& rng) const {
+Vertex RulesPolicy::two_liberty_move(Rng& rng) {
   if (!last_.is_point() || board_.color(last_) == Color::kEmpty) return Vertex::none();
   if (!options_.two_liberty_reads) return two_liberty_heuristic_move(rng);
   const Color me = to_move_, opp = opponent(me);
@@ -177,7 +177,7 @@ Vertex RulesPolicy::two_liberty_move(Rng& rng) const {
       // Read only when running at the other liberty keeps at most 2 (v then taken): otherwise
       // the atari fails at once.
       if (!acceptable(v) || liberties_after(board_, run, opp, 4) > 3 || liberties_after(board_, v, me, 2) < 2) continue;
-      if (ladder_capture(board_, v, me, kPlayoutLadder)) moves.add(v);
+      if (ladder_capture_in_place(board_, v, me, kPlayoutLadder)) moves.add(v);
     }
   }
   // Defence: the mover's chains next to the last move with 2 liberties that the opponent could
@@ -189,7 +189,7 @@ Vertex RulesPolicy::two_liberty_move(Rng& rng) const {
     board_.liberties_of(nb, libs);
     // Safe at once when running at either liberty, the other taken, reaches 3 liberties.
     if (liberties_after(board_, libs[0], me, 4) > 3 && liberties_after(board_, libs[1], me, 4) > 3) continue;
-    if (!ladder_captured(board_, nb, opp, kPlayoutLadder)) continue;
+    if (!ladder_captured_in_place(board_, nb, opp, kPlayoutLadder)) continue;
     for (const Vertex v : libs) {
       if (acceptable(v) && liberties_after(board_, v, me, 3) >= 3) moves.add(v);
     }

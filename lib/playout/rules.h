@@ -154,9 +154,10 @@ class RulesPolicy final : public BoardPolicy {
   }
   Vertex ko_move() const;
   Vertex capture_move() const;
-  Vertex save_move(Rng& rng) const;
+  // The ladder reads play on board_ and take their moves back (features/ladder.h *_in_place).
+  Vertex save_move(Rng& rng);
   Vertex nakade_move(Rng& rng) const;
-  Vertex two_liberty_move(Rng& rng) const;
+  Vertex two_liberty_move(Rng& rng);
   Vertex two_liberty_heuristic_move(Rng& rng) const;
   // The owner of `chain` (liberties `libs`) answers an atari on either liberty.
   bool miai(Vertex chain, const std::array<Vertex, 2>& libs) const;
