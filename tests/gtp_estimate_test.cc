@@ -70,7 +70,9 @@ TEST(GtpEstimate, AnswersOnEveryBoardSize) {
       ask(engine, "komi 7.5");
       const std::string empty = ask(engine, "estimate_score");
       // The empty board: komi alone statically; with playouts their mean owners move it.
-      if (!playouts) EXPECT_EQ(empty, "W+7.5");
+      if (!playouts) {
+        EXPECT_EQ(empty, "W+7.5");
+      }
       EXPECT_TRUE(std::regex_match(empty, kScore)) << empty;
       play_random(engine, size, static_cast<uint64_t>(size), size * size);
       const std::string score = ask(engine, "estimate_score");
