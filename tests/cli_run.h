@@ -35,4 +35,18 @@ inline CliResult run_hane(const std::string& args, const std::string& input, con
   return r;
 }
 
+/// Writes `games` small 9×9 games of `moves` moves each as `dir`/g0.sgf, g1.sgf, ... (made with
+/// its parents), the points spread by a fixed stride so that no two games are alike.
+inline void write_9x9_games(const std::filesystem::path& dir, int games, int moves) {
+  std::filesystem::create_directories(dir);
+  for (int g = 0; g < games; ++g) {
+    std::string sgf = "(;GM[1]SZ[9]";
+    for (int k = 0; k < moves; ++k) {
+      const int p = (g * 13 + k * 7) % 81;
+      sgf += std::string(";") + (k % 2 ? "W[" : "B[") + char('a' + p % 9) + char('a' + p / 9) + "]";
+    }
+    std::ofstream(dir / ("g" + std::to_string(g) + ".sgf")) << sgf << ")";
+  }
+}
+
 }  // namespace hane::testing

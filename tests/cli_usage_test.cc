@@ -35,15 +35,7 @@ class CliUsageTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = fs::temp_directory_path() / ("hane_cli_usage_test_" + std::to_string(::getpid()));
-    fs::create_directories(dir_ / "games9");
-    for (int g = 0; g < 30; ++g) {
-      std::string sgf = "(;GM[1]SZ[9]";
-      for (int k = 0; k < 8; ++k) {
-        const int p = (g * 13 + k * 7) % 81;
-        sgf += std::string(";") + (k % 2 ? "W[" : "B[") + char('a' + p % 9) + char('a' + p / 9) + "]";
-      }
-      std::ofstream(dir_ / "games9" / ("g" + std::to_string(g) + ".sgf")) << sgf << ")";
-    }
+    testing::write_9x9_games(dir_ / "games9", 30, 8);
   }
   static void TearDownTestSuite() { fs::remove_all(dir_); }
   void SetUp() override {

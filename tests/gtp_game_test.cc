@@ -8,23 +8,14 @@
 
 #include "go/score.h"
 #include "gtp/engine.h"
+#include "gtp_ask.h"
 #include "gtp/random_player.h"
 #include "gtp/search_player.h"
 
 namespace hane::gtp {
 namespace {
 
-// The response text of one command; fails the test on a GTP error.
-std::string ask(Engine& engine, const std::string& command) {
-  std::ostringstream out;
-  engine.execute(command, out);
-  const std::string r = out.str();
-  EXPECT_TRUE(r.starts_with("=")) << command << " -> " << r;
-  EXPECT_TRUE(r.ends_with("\n\n")) << command << " -> " << r;
-  std::string text = r.substr(1, r.size() - 3);
-  if (!text.empty() && text[0] == ' ') text.erase(0, 1);
-  return text;
-}
+using testing::ask;
 
 std::unique_ptr<MoveGenerator> tiny_search(uint64_t seed) {
   EngineOptions o;
