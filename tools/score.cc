@@ -282,8 +282,6 @@ ScoreEstimateOptions estimate_options(const std::string& spec, const std::string
       o.ownership_weight = value;
     } else if (key == "dead" && value >= -1 && value <= 1) {
       o.dead_threshold = value;
-
-
     } else {
       throw UsageError("--estimator " + spec + ": '" + item +
                        "': keys are playouts (0..1000000), framework (0..1), ownership (0..1), dead (-1..1) and policy (a playout "
@@ -472,7 +470,7 @@ void add_score_command(CLI::App& app) {
       "game; the share of winners named, the mean absolute error in points, the median time per position.");
   add_corpus_flags(cmd, f.corpus, "test");
   cmd->add_option("--estimator,-e", f.estimators,
-                  "An estimator, [NAME=]SPEC, repeatable: static, estimate[:playouts=N,framework=X,ownership=X], "
+                  "An estimator, [NAME=]SPEC, repeatable: static, estimate[:playouts=N,framework=X,ownership=X,dead=X,policy=SPEC], "
                   "final_score, or gtp:COMMAND LINE (its estimate_score); default static, estimate and final_score");
   cmd->add_option("--positions", f.positions,
                   "Positions to measure, one per counted game, the games chosen by hash (the same sample every run); "
