@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "features/influence.h"
+#include "features/strategic_context.h"
 #include "features/pattern.h"
 #include "features/pattern_tracker.h"
 #include "go/board.h"
@@ -154,6 +155,25 @@ void BM_InfluenceMaps(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_InfluenceMaps)->DenseRange(0, 4)->Unit(benchmark::kMicrosecond);
+
+// The strategic softmax features' context (features/strategic_context.h) of the same position,
+// one family a run: arg 0 class, 1 influence, 2 kind (each the maps with the dead stones: the
+// three share them), 3 nearest (the two distance transforms), 4 phase (nothing to compute), 5
+// every family.
+void BM_StrategicContext(benchmark::State& state) {
+  const Board b = bench::random_midgame(5);
+  const int arg = static_cast<int>(state.range(0));
+  const StrategicFamilies families =
+      arg == 5 ? kAllStrategicFamilies : static_cast<StrategicFamilies>(1u << arg);
+  auto ctx = std::make_unique<StrategicContext>(families);
+  const Position p{&b, Color::kBlack, Vertex::none(), Vertex::none(), 151};
+  for (auto _ : state) {
+    ctx->set_position(p);
+    benchmark::ClobberMemory();
+  }
+  state.SetLabel(strategic_families_string(families));
+}
+BENCHMARK(BM_StrategicContext)->DenseRange(0, 5)->Unit(benchmark::kMicrosecond);
 
 // Beside the maps, one guess of the shipped decision tree (patterns/kgs-tree.model): every
 // legal move of the same position scored, as `hane eval` times a guess.

@@ -22,6 +22,7 @@ struct SoftmaxFlags {
   CorpusFlags corpus;
   std::string out;
   std::string features = "rollout";
+  std::string families = "all";
   std::string tree = "none";
   std::string json_path;
   SoftmaxTrainOptions train;
@@ -42,6 +43,9 @@ void train(SoftmaxFlags& f) {
                  {"payload_fnv64", file->header.value("payload_fnv64", "")}};
   }
   // Train and validation games are both needed: read every split and keep those two.
+  if (f.families != "all" && f.features != "strategic") {
+    throw UsageError("--strategic-families goes with --features strategic");
+  }
   if (f.corpus.options().split != Split::kTrain) {
     throw UsageError("hane train softmax trains on --split train (and validates on the validation split)");
   }
@@ -55,6 +59,7 @@ void train(SoftmaxFlags& f) {
 
   SoftmaxTrainOptions o = f.train;
   o.feature_set = *parse_feature_set(f.features);
+  o.strategic_families = *parse_strategic_families(f.families);
   o.threads = f.corpus.threads;
   o.progress = !f.corpus.quiet && cluster::is_root();  // (rank 0 speaks for all)
   // Without --tree a softmax model; with it, a leaf-softmax model (its softmax part is `model`).
@@ -134,9 +139,20 @@ void add_train_softmax_command(CLI::App* train_app) {
   cmd->get_option("--split")->description("Which games to train on: train only (the validation split is read for early stopping; others are refused)");
   SoftmaxTrainOptions& o = flags->train;
   cmd->add_option("--out,-o", flags->out, "Model file to write")->required();
-  cmd->add_option("--features", flags->features, "Feature set: rollout (fast, local) or tree (adds tactics, distances, "
-                                                 "diamond12 and radius-3 patterns)")
-      ->check(CLI::IsMember({"rollout", "tree"}))
+  cmd->add_option("--features", flags->features, "Feature set: rollout (fast, local), tree (adds tactics, distances, "
+                                                 "diamond12 and radius-3 patterns) or strategic (tree plus whole-board "
+                                                 "influence, classes, nearest stones and game phase)")
+      ->check(CLI::IsMember({"rollout", "tree", "strategic"}))
+      ->capture_default_str();
+  cmd->add_option("--strategic-families", flags->families,
+                  "With --features strategic: the families used, all or names separated by commas "
+                  "(class, influence, kind, nearest, phase)")
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            return parse_strategic_families(v) ? std::string()
+                                               : "not all or a list of class, influence, kind, nearest, phase";
+          },
+          "LIST"))
       ->capture_default_str();
   cmd->add_option("--tree", flags->tree,
                   "Decision-tree model whose leaves are features too (each leaf's weight starting at its ln p): "

@@ -80,6 +80,10 @@ absl::StatusOr<std::unique_ptr<PlayoutPolicy>> make_softmax(std::string_view mod
   }
   absl::StatusOr<SoftmaxModel> m = softmax_model_from_file(*file, path);
   if (!m.ok()) return m.status();
+  if (m->feature_set == FeatureSet::kStrategic) {
+    return absl::InvalidArgumentError(path + ": a strategic softmax needs whole-board maps for every position "
+                                      "(about 30 µs on 19x19): a prior or a guesser, not a playout policy");
+  }
   if (settings->temperature != 1) {
     const float scale = static_cast<float>(1 / settings->temperature);
     for (float& w : m->fixed) w *= scale;

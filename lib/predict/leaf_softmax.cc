@@ -14,12 +14,13 @@ constexpr std::string_view kKind = "leaf-softmax";
 
 }  // namespace
 
-LeafSoftmaxModel LeafSoftmaxModel::from_tree(DecisionTree tree, FeatureSet set) {
+LeafSoftmaxModel LeafSoftmaxModel::from_tree(DecisionTree tree, FeatureSet set, StrategicFamilies families) {
   LeafSoftmaxModel m;
   m.leaf_weights.reserve(tree.leaves.size());
   for (const TreeLeaf& l : tree.leaves) m.leaf_weights.push_back(std::log(l.probability));
   m.tree = std::move(tree);
   m.softmax.feature_set = set;
+  m.softmax.strategic_families = families;
   m.softmax.fixed.assign(num_fixed_features(set), 0.0f);
   return m;
 }
@@ -34,14 +35,13 @@ absl::Status save_leaf_softmax(const LeafSoftmaxModel& model, const std::string&
   w.u32(static_cast<uint32_t>(model.leaf_weights.size()));
   for (float x : model.leaf_weights) w.f32(x);
   const nlohmann::json dictionaries = write_softmax_payload(model.softmax, w);
-  const nlohmann::json header = {
+  nlohmann::json header = {
       {"kind", kKind},
       {"feature_version", kLeafSoftmaxVersion},
       {"tree_feature_version", kTreeFeatureVersion},
       {"softmax_feature_version", kSoftmaxFeatureVersion},
       {"pattern_version", kPatternVersion},
       {"board_size", 19},
-      {"feature_set", std::string(feature_set_name(model.softmax.feature_set))},
       {"tree",
        {{"leaves", model.tree.leaves.size()},
         {"internal_nodes", model.tree.nodes.size()},
@@ -52,6 +52,7 @@ absl::Status save_leaf_softmax(const LeafSoftmaxModel& model, const std::string&
       {"fixed_weights", fixed_weights_json(model.softmax)},
       {"training", model.training},
   };
+  write_feature_set_header(model.softmax, header);
   return write_model_file(path, header, w.bytes());
 }
 
@@ -70,10 +71,7 @@ absl::StatusOr<LeafSoftmaxModel> leaf_softmax_from_file(const ModelFile& file, c
     }
   }
   LeafSoftmaxModel m;
-  const std::string set = h.value("feature_set", "");
-  const auto parsed = parse_feature_set(set);
-  if (!parsed) return fail("unknown feature set '" + set + "'");
-  m.softmax.feature_set = *parsed;
+  if (std::string why = read_feature_set_header(h, m.softmax); !why.empty()) return fail(why);
   const nlohmann::json tree = h.value("tree", nlohmann::json::object());
   if (!tree.is_object()) return fail("the header's tree is not an object");
   if (std::string why = tree_features_from_json(tree.value("features", nlohmann::json::object()), m.tree.features);
@@ -117,11 +115,12 @@ void LeafSoftmaxGuesser::score(const Position& position, std::span<const Vertex>
   model_->tree.leaves_of(std::span(inputs_.data(), n), std::span(leaves_.data(), n));
   const Board& b = *position.board;
   states_.fill(b);
+  if (model_->softmax.feature_set == FeatureSet::kStrategic) strategic_.set_position(position);
   const int stride = b.stride();
   CandidateFeatures f;
   for (size_t i = 0; i < n; ++i) {
     candidate_features(model_->softmax.feature_set, position, candidates[i], states_.diamond_code(candidates[i], stride),
-                       &states_, &f);
+                       &states_, &f, &strategic_);
     out[i] = model_->leaf_weights[leaves_[i]] + scorer_.score(f);
   }
   softmax_in_place(out.first(n));
@@ -137,7 +136,8 @@ std::string LeafSoftmaxGuesser::explain(const Position& position, Vertex move) {
   score(position, moves, p);  // fills states_ and the leaves
   const int leaf = leaves_[it - moves.begin()];
   CandidateFeatures f;
-  candidate_features(model_->softmax.feature_set, position, move, states_.diamond_code(move, b.stride()), &states_, &f);
+  candidate_features(model_->softmax.feature_set, position, move, states_.diamond_code(move, b.stride()), &states_, &f,
+                     &strategic_);
   const SoftmaxModel& s = model_->softmax;
   std::vector<std::pair<float, std::string>> parts;
   for (int i = 0; i < f.num_fixed; ++i) parts.emplace_back(s.fixed[f.fixed[i]], fixed_feature_name(f.fixed[i]));
@@ -167,18 +167,19 @@ nlohmann::json LeafSoftmaxGuesser::info() const {
       dictionaries[std::string(pattern_kind_name(static_cast<PatternKind>(k)))] = model_->softmax.patterns[k].size();
     }
   }
-  return {{"kind", kKind},
+  nlohmann::json info = {{"kind", kKind},
           {"feature_version", kLeafSoftmaxVersion},
           {"tree_feature_version", kTreeFeatureVersion},
           {"softmax_feature_version", kSoftmaxFeatureVersion},
           {"pattern_version", kPatternVersion},
-          {"feature_set", std::string(feature_set_name(model_->softmax.feature_set))},
           {"tree",
            {{"leaves", model_->tree.num_leaves()},
             {"features", tree_features_json(model_->tree.features)},
             {"from", model_->tree_from}}},
           {"dictionaries", dictionaries},
           {"training", model_->training}};
+  write_feature_set_header(model_->softmax, info);
+  return info;
 }
 
 }  // namespace hane

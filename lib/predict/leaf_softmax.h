@@ -54,7 +54,8 @@ struct LeafSoftmaxModel {
 
   /// The model that guesses as `tree` does: leaf weights ln p, every softmax weight 0 (no
   /// pattern keys) for feature set `set`.
-  static LeafSoftmaxModel from_tree(DecisionTree tree, FeatureSet set);
+  static LeafSoftmaxModel from_tree(DecisionTree tree, FeatureSet set,
+                                    StrategicFamilies families = kAllStrategicFamilies);
 };
 
 /// Model file I/O (kind "leaf-softmax"). Errors (InvalidArgument, naming the path): another
@@ -67,7 +68,10 @@ absl::StatusOr<LeafSoftmaxModel> leaf_softmax_from_file(const ModelFile& file, c
 class LeafSoftmaxGuesser final : public Guesser {
  public:
   explicit LeafSoftmaxGuesser(std::shared_ptr<const LeafSoftmaxModel> model)
-      : model_(std::move(model)), maker_(model_->tree.features), scorer_(&model_->softmax) {}
+      : model_(std::move(model)),
+        maker_(model_->tree.features),
+        scorer_(&model_->softmax),
+        strategic_(model_->softmax.strategic_families) {}
   /// "leaf softmax tree (127,630 leaves)"
   std::string name() const override;
   /// Probabilities: the softmax of the scores over the candidates.
@@ -85,6 +89,7 @@ class LeafSoftmaxGuesser final : public Guesser {
   TreeInputMaker maker_;
   SoftmaxScorer scorer_;
   BoardStates states_;
+  StrategicContext strategic_;  // scratch (strategic set)
   std::vector<TreeInputs> inputs_;
   std::vector<int32_t> leaves_;
 };

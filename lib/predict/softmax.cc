@@ -39,12 +39,32 @@ nlohmann::json fixed_weights_json(const SoftmaxModel& model) {
   return fixed_weights;
 }
 
+void write_feature_set_header(const SoftmaxModel& model, nlohmann::json& header) {
+  header["feature_set"] = std::string(feature_set_name(model.feature_set));
+  if (model.feature_set == FeatureSet::kStrategic) {
+    header["strategic_families"] = strategic_families_string(model.strategic_families);
+  }
+}
+
+std::string read_feature_set_header(const nlohmann::json& h, SoftmaxModel& m) {
+  const std::string set = h.value("feature_set", "");
+  const auto parsed = parse_feature_set(set);
+  if (!parsed) return "unknown feature set '" + set + "'";
+  m.feature_set = *parsed;
+  if (m.feature_set == FeatureSet::kStrategic) {
+    const nlohmann::json fam = h.value("strategic_families", nlohmann::json());
+    const auto families = fam.is_string() ? parse_strategic_families(fam.get<std::string>()) : std::nullopt;
+    if (!families) return "strategic_families " + fam.dump() + " is not a list of strategic families";
+    m.strategic_families = *families;
+  }
+  return "";
+}
+
 absl::Status save_softmax_model(const SoftmaxModel& model, const std::string& path) {
   PayloadWriter w;
   const nlohmann::json dictionaries = write_softmax_payload(model, w);
-  const nlohmann::json header = {
+  nlohmann::json header = {
       {"kind", "softmax"},
-      {"feature_set", std::string(feature_set_name(model.feature_set))},
       {"feature_version", kSoftmaxFeatureVersion},
       {"pattern_version", kPatternVersion},
       {"board_size", 19},
@@ -52,6 +72,7 @@ absl::Status save_softmax_model(const SoftmaxModel& model, const std::string& pa
       {"fixed_weights", fixed_weights_json(model)},
       {"training", model.training},
   };
+  write_feature_set_header(model, header);
   return write_model_file(path, header, w.bytes());
 }
 
@@ -102,10 +123,7 @@ absl::StatusOr<SoftmaxModel> softmax_model_from_file(const ModelFile& file, cons
                 std::to_string(kPatternVersion) + ": retrain the model");
   }
   SoftmaxModel m;
-  const std::string set = h.value("feature_set", "");
-  const auto parsed = parse_feature_set(set);
-  if (!parsed) return fail("unknown feature set '" + set + "'");
-  m.feature_set = *parsed;
+  if (std::string why = read_feature_set_header(h, m); !why.empty()) return fail(why);
   m.training = h.value("training", nlohmann::json::object());
   PayloadReader r(file.payload);
   if (std::string why = read_softmax_payload(r, m); !why.empty()) return fail(why);
@@ -130,10 +148,12 @@ std::string SoftmaxGuesser::name() const { return "softmax " + std::string(featu
 void SoftmaxGuesser::score(const Position& position, std::span<const Vertex> candidates, std::span<float> out) {
   const Board& b = *position.board;
   states_.fill(b);
+  if (model_->feature_set == FeatureSet::kStrategic) strategic_.set_position(position);
   CandidateFeatures f;
   const int stride = b.stride();
   for (size_t i = 0; i < candidates.size(); ++i) {
-    candidate_features(model_->feature_set, position, candidates[i], states_.diamond_code(candidates[i], stride), &states_, &f);
+    candidate_features(model_->feature_set, position, candidates[i], states_.diamond_code(candidates[i], stride), &states_, &f,
+                       &strategic_);
     out[i] = scorer_.score(f);
   }
   softmax_in_place(out);
@@ -144,11 +164,12 @@ std::string SoftmaxGuesser::explain(const Position& position, Vertex move) {
   std::vector<Vertex> moves(b.empty_points().size());
   moves.resize(legal_moves(b, position.to_move, moves));
   std::vector<float> p(moves.size());
-  score(position, moves, p);  // fills states_
+  score(position, moves, p);  // fills states_ and strategic_
   const auto it = std::find(moves.begin(), moves.end(), move);
   if (it == moves.end()) return "not a legal move";
   CandidateFeatures f;
-  candidate_features(model_->feature_set, position, move, states_.diamond_code(move, b.stride()), &states_, &f);
+  candidate_features(model_->feature_set, position, move, states_.diamond_code(move, b.stride()), &states_, &f,
+                     &strategic_);
   std::vector<std::pair<float, std::string>> parts;
   for (int i = 0; i < f.num_fixed; ++i) parts.emplace_back(model_->fixed[f.fixed[i]], fixed_feature_name(f.fixed[i]));
   for (int k = 0; k < kNumPatternKinds; ++k) {
@@ -176,12 +197,13 @@ nlohmann::json SoftmaxGuesser::info() const {
       dictionaries[std::string(pattern_kind_name(static_cast<PatternKind>(k)))] = model_->patterns[k].size();
     }
   }
-  return {{"kind", "softmax"},
-          {"feature_set", std::string(feature_set_name(model_->feature_set))},
-          {"feature_version", kSoftmaxFeatureVersion},
-          {"pattern_version", kPatternVersion},
-          {"dictionaries", dictionaries},
-          {"training", model_->training}};
+  nlohmann::json info = {{"kind", "softmax"},
+                         {"feature_version", kSoftmaxFeatureVersion},
+                         {"pattern_version", kPatternVersion},
+                         {"dictionaries", dictionaries},
+                         {"training", model_->training}};
+  write_feature_set_header(*model_, info);
+  return info;
 }
 
 }  // namespace hane

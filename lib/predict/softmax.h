@@ -6,7 +6,8 @@
 // ("Computing Elo Ratings of Move Patterns in the Game of Go", 2007): a weight w is the log of
 // Coulom's gamma. Trained by train/softmax_train.h; played incrementally by playout/softmax.h.
 //
-// Model file (kind "softmax", see model_file.h). Header: feature_set, feature_version
+// Model file (kind "softmax", see model_file.h). Header: feature_set (and for the strategic
+// set, strategic_families: "all" or names separated by commas), feature_version
 // (kSoftmaxFeatureVersion), pattern_version (kPatternVersion), board_size, dictionaries (pattern
 // kind -> number of keys), fixed_weights (feature name -> weight, for reading), training (corpus,
 // options, epochs with validation figures, the best epoch). Payload, little-endian:
@@ -30,6 +31,8 @@ namespace hane {
 
 struct SoftmaxModel {
   FeatureSet feature_set = FeatureSet::kRollout;
+  /// The strategic families the model uses (strategic set only).
+  StrategicFamilies strategic_families = kAllStrategicFamilies;
   /// Weights of the fixed features, num_fixed_features(feature_set) of them (nats).
   std::vector<float> fixed;
   /// Pattern key -> weight, per PatternKind; keys not listed weigh 0.
@@ -106,12 +109,17 @@ nlohmann::json write_softmax_payload(const SoftmaxModel& model, PayloadWriter& w
 std::string read_softmax_payload(PayloadReader& r, SoftmaxModel& model);
 /// The header's "fixed_weights": fixed feature name -> weight.
 nlohmann::json fixed_weights_json(const SoftmaxModel& model);
+/// The header's "feature_set" (and "strategic_families" for the strategic set) written into
+/// `header`, and read back into `model`, returning "" or why not (an unknown set or family).
+void write_feature_set_header(const SoftmaxModel& model, nlohmann::json& header);
+std::string read_feature_set_header(const nlohmann::json& header, SoftmaxModel& model);
 
 /// Full-board guesses with a softmax model: score() ranks all candidates and gives their
 /// probabilities (the softmax over the candidates given).
 class SoftmaxGuesser final : public Guesser {
  public:
-  explicit SoftmaxGuesser(std::shared_ptr<const SoftmaxModel> model) : model_(std::move(model)), scorer_(model_.get()) {}
+  explicit SoftmaxGuesser(std::shared_ptr<const SoftmaxModel> model)
+      : model_(std::move(model)), scorer_(model_.get()), strategic_(model_->strategic_families) {}
   std::string name() const override;
   void score(const Position& position, std::span<const Vertex> candidates, std::span<float> out) override;
   bool gives_probabilities() const override { return true; }
@@ -125,7 +133,8 @@ class SoftmaxGuesser final : public Guesser {
  private:
   std::shared_ptr<const SoftmaxModel> model_;
   SoftmaxScorer scorer_;
-  BoardStates states_;  // scratch
+  BoardStates states_;             // scratch
+  StrategicContext strategic_;     // scratch (strategic set)
 };
 
 /// Turns scores (nats) into probabilities in place: exp(s - max) / sum. Empty spans are fine.

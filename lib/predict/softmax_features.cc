@@ -13,6 +13,7 @@ std::string_view feature_set_name(FeatureSet set) {
   switch (set) {
     case FeatureSet::kRollout: return "rollout";
     case FeatureSet::kTree: return "tree";
+    case FeatureSet::kStrategic: return "strategic";
   }
   return "?";
 }
@@ -20,6 +21,7 @@ std::string_view feature_set_name(FeatureSet set) {
 std::optional<FeatureSet> parse_feature_set(std::string_view name) {
   if (name == "rollout") return FeatureSet::kRollout;
   if (name == "tree") return FeatureSet::kTree;
+  if (name == "strategic") return FeatureSet::kStrategic;
   return std::nullopt;
 }
 
@@ -34,11 +36,16 @@ std::string_view pattern_kind_name(PatternKind kind) {
 }
 
 bool uses_pattern_kind(FeatureSet set, PatternKind kind) {
-  return set == FeatureSet::kTree || kind == PatternKind::k3x3 || kind == PatternKind::kResponse;
+  return set != FeatureSet::kRollout || kind == PatternKind::k3x3 || kind == PatternKind::kResponse;
 }
 
 int num_fixed_features(FeatureSet set) {
-  return set == FeatureSet::kRollout ? fixed_feature::kNumRollout : fixed_feature::kNumTree;
+  switch (set) {
+    case FeatureSet::kRollout: return fixed_feature::kNumRollout;
+    case FeatureSet::kTree: return fixed_feature::kNumTree;
+    case FeatureSet::kStrategic: return fixed_feature::kNumStrategic;
+  }
+  return 0;
 }
 
 std::string fixed_feature_name(int i) {
@@ -68,12 +75,65 @@ std::string fixed_feature_name(int i) {
     return "distance2 " + (i - kDistance2 == 15 ? std::string("17+") : s(2 + i - kDistance2));
   }
   if (i >= kLine && i < kNumTree) return "line " + s(1 + i - kLine);
+  static const char* kSides[] = {"own territory", "own framework", "contested", "open", "opponent framework",
+                                 "opponent territory"};
+  static const char* kBins[] = {"0", "<1", "<2", "<4", "<8", "8+"};
+  static const char* kKinds[] = {"secure", "extend", "reduce", "invade", "contest", "open"};
+  auto nearest = [&](int b) { return b == kNearestBins - 1 ? std::string("none") : b == 7 ? std::string("8+") : s(b + 1); };
+  if (i >= kClass && i < kInfluenceOwn) return std::string("class ") + kSides[i - kClass];
+  if (i >= kInfluenceOwn && i < kInfluenceOpp) return std::string("own influence ") + kBins[i - kInfluenceOwn];
+  if (i >= kInfluenceOpp && i < kKind) return std::string("opponent influence ") + kBins[i - kInfluenceOpp];
+  if (i >= kKind && i < kNearestOwn) return std::string("kind ") + kKinds[i - kKind];
+  if (i >= kNearestOwn && i < kNearestOpp) return "nearest own stone " + nearest(i - kNearestOwn);
+  if (i >= kNearestOpp && i < kPhaseLine) return "nearest opponent stone " + nearest(i - kNearestOpp);
+  if (i >= kPhaseLine && i < kNumStrategic) {
+    const int phase = (i - kPhaseLine) / 5, line = (i - kPhaseLine) % 5;
+    return "moves " + s(30 * phase + 1) + (phase == kPhaseBins - 1 ? "+" : "-" + s(30 * phase + 30)) + " line " +
+           (line == 4 ? std::string("5+") : s(line + 1));
+  }
   return "?";
 }
 
 namespace {
 
 int distance_bucket(int d) { return std::min(d, 17) - 2; }  // move_distance >= 2 -> 0..15
+
+// The strategic features of `c` playing the empty point `v` (see softmax_features.h).
+void add_strategic_features(const StrategicContext& s, const Board& b, Vertex v, Color c, int line,
+                            CandidateFeatures* out) {
+  using namespace fixed_feature;
+  const StrategicFamilies fam = s.families();
+  const Color opp = opponent(c);
+  if (has_family(fam, StrategicFamily::kClass)) {
+    const PointClass here = s.maps().at(v);
+    int k = -1;
+    if (here == territory_of(c)) k = 0;
+    else if (here == framework_of(c)) k = 1;
+    else if (here == PointClass::kContested) k = 2;
+    else if (here == PointClass::kOpen) k = 3;
+    else if (here == framework_of(opp)) k = 4;
+    else if (here == territory_of(opp)) k = 5;
+    if (k >= 0) out->add_fixed(static_cast<uint16_t>(kClass + k));
+  }
+  if (has_family(fam, StrategicFamily::kInfluence)) {
+    const size_t i = static_cast<size_t>(v.index());
+    const InfluenceMap& m = s.maps().influence;
+    const float black = m.black[i], white = m.white[i];
+    out->add_fixed(static_cast<uint16_t>(kInfluenceOwn + influence_bin(c == Color::kBlack ? black : white)));
+    out->add_fixed(static_cast<uint16_t>(kInfluenceOpp + influence_bin(c == Color::kBlack ? white : black)));
+  }
+  if (has_family(fam, StrategicFamily::kKind)) {
+    const StrategicKind kind = strategic_kind(b, s.maps(), v, c);
+    if (kind != StrategicKind::kNone) out->add_fixed(static_cast<uint16_t>(kKind + static_cast<int>(kind) - 1));
+  }
+  if (has_family(fam, StrategicFamily::kNearest)) {
+    out->add_fixed(static_cast<uint16_t>(kNearestOwn + nearest_bin(s.nearest(c, v))));
+    out->add_fixed(static_cast<uint16_t>(kNearestOpp + nearest_bin(s.nearest(opp, v))));
+  }
+  if (has_family(fam, StrategicFamily::kPhase)) {
+    out->add_fixed(static_cast<uint16_t>(kPhaseLine + 5 * phase_bin(s.move_number()) + std::min(line, 5) - 1));
+  }
+}
 
 }  // namespace
 
@@ -93,7 +153,7 @@ void response_features(const Position& ctx, Vertex v, uint64_t black_diamond, Ca
 }
 
 void candidate_features(FeatureSet set, const Position& ctx, Vertex v, uint64_t black_diamond,
-                        const BoardStates* states, CandidateFeatures* out) {
+                        const BoardStates* states, CandidateFeatures* out, const StrategicContext* strategic) {
   using namespace fixed_feature;
   const Board& b = *ctx.board;
   const Geometry& g = b.geometry();
@@ -157,6 +217,11 @@ void candidate_features(FeatureSet set, const Position& ctx, Vertex v, uint64_t 
   uint64_t ring3 = states->ring3_code(v, b.stride());
   if (c == Color::kWhite) ring3 = swap_colors(ring3);
   out->set_key(PatternKind::kRadius3, radius3_key(code, ring3));
+
+  if (set == FeatureSet::kStrategic) {
+    assert(strategic != nullptr);
+    add_strategic_features(*strategic, b, v, c, f.line, out);
+  }
 }
 
 }  // namespace hane

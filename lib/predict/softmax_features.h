@@ -34,6 +34,15 @@
 //            points at distance 3; liberties included as everywhere; cf. the spatial patterns
 //            of Pachi, Baudiš and Gailly, "Pachi: State of the Art Open Source Go Program",
 //            ACG 2011).
+//   strategic Everything in tree, plus whole-board features read from the position's maps
+//            (features/strategic_context.h): the candidate's class (own territory, framework,
+//            contested, open, the opponent's framework or territory), both sides' influence
+//            bins, the move's strategic kind (secures, extends, reduces, invades, contests,
+//            takes open ground), the distance to the nearest own and opponent stone, and the
+//            game phase (30-move steps) crossed with the line. A model records the families it
+//            uses (model file header "strategic_families"); the indices of the others stay
+//            unused. Needs a StrategicContext set to the position (about 30 µs on 19x19 with
+//            the maps); not for playouts.
 //
 // Point states, shapes and symmetries are those of features/pattern.h (kPatternVersion).
 // Codes are relative to the player to move: a White-to-move code is swap_colors() of the
@@ -48,6 +57,7 @@
 
 #include "features/pattern.h"
 #include "features/radius3.h"
+#include "features/strategic_context.h"
 #include "go/board.h"
 #include "go/position.h"
 
@@ -57,8 +67,8 @@ namespace hane {
 /// record it with kPatternVersion; bump it whenever a feature's definition changes.
 inline constexpr int kSoftmaxFeatureVersion = 1;
 
-enum class FeatureSet : uint8_t { kRollout, kTree };
-/// "rollout" or "tree".
+enum class FeatureSet : uint8_t { kRollout, kTree, kStrategic };
+/// "rollout", "tree" or "strategic".
 std::string_view feature_set_name(FeatureSet set);
 std::optional<FeatureSet> parse_feature_set(std::string_view name);
 
@@ -97,17 +107,27 @@ inline constexpr uint16_t kDistance = 28;        // one of: move_distance 2..16,
 inline constexpr uint16_t kDistance2 = 44;       // the same to the second-previous move
 inline constexpr uint16_t kLine = 60;            // one of: line 1..5 (none from line 6)
 inline constexpr int kNumTree = 65;
-inline constexpr int kMax = kNumTree;
+// Strategic (features/strategic_context.h for the bins):
+inline constexpr uint16_t kClass = 65;           // one of: own territory, own framework, contested, open,
+                                                 //   opponent framework, opponent territory (6)
+inline constexpr uint16_t kInfluenceOwn = 71;    // one of: influence_bin of the mover's influence (6)
+inline constexpr uint16_t kInfluenceOpp = 77;    // one of: the opponent's (6)
+inline constexpr uint16_t kKind = 83;            // one of: secure, extend, reduce, invade, contest, open (6)
+inline constexpr uint16_t kNearestOwn = 89;      // one of: nearest_bin to the mover's nearest stone (9)
+inline constexpr uint16_t kNearestOpp = 98;      // one of: the same to the opponent's (9)
+inline constexpr uint16_t kPhaseLine = 107;      // one of: 5 * phase_bin + min(line, 5) - 1 (50)
+inline constexpr int kNumStrategic = 157;
+inline constexpr int kMax = kNumStrategic;
 }  // namespace fixed_feature
 
-/// Number of fixed features of `set` (12 or 65).
+/// Number of fixed features of `set` (12, 65 or 157).
 int num_fixed_features(FeatureSet set);
 /// A readable name of fixed feature `index` ("response", "distance 5", "line 2"...).
 std::string fixed_feature_name(int index);
 
 /// The features of one candidate move.
 struct CandidateFeatures {
-  static constexpr int kMaxFixed = 16;
+  static constexpr int kMaxFixed = 24;
   std::array<uint16_t, kMaxFixed> fixed{};
   int num_fixed = 0;
   /// keys[k] is valid when bit k of key_mask is set.
@@ -126,9 +146,12 @@ struct CandidateFeatures {
 /// `black_diamond` is the diamond12 code around `v` for Black to move (PatternTracker::
 /// black_code or BoardStates::diamond_code); `states` the board's states (needed by the tree
 /// set for the radius-3 pattern; may be null for rollout). Rollout costs a few tens of ns;
-/// tree adds move_facts() with ladders (about 1 µs when a ladder must be read).
+/// tree adds move_facts() with ladders (about 1 µs when a ladder must be read). `strategic`
+/// (strategic set only, required there) must have been set to `ctx` (set_position); its
+/// families decide which strategic features a candidate gets.
 void candidate_features(FeatureSet set, const Position& ctx, Vertex v, uint64_t black_diamond,
-                        const BoardStates* states, CandidateFeatures* out);
+                        const BoardStates* states, CandidateFeatures* out,
+                        const StrategicContext* strategic = nullptr);
 
 /// Only the features that depend on the previous move (rollout: response, neighbour, the
 /// response pattern), added to `out`. candidate_features() includes them; for the rollout set

@@ -46,6 +46,7 @@ struct Sampler {
 struct FeatureSource {
   FeatureSet set = FeatureSet::kRollout;
   const DecisionTree* tree = nullptr;
+  StrategicFamilies families = kAllStrategicFamilies;  // strategic set
 };
 
 // The features of every legal move of a position.
@@ -58,6 +59,7 @@ struct PositionFeatures {
   int num_moves = 0;
   int played = -1;
   BoardStates states;
+  StrategicContext strategic;
 };
 
 // Calls fn(PositionFeatures&) for every sampled non-pass position of `game`.
@@ -66,15 +68,18 @@ void for_each_position(const CorpusGame& game, const FeatureSource& src, const S
                        Fn&& fn) {
   auto keep = [&](const Position& p) { return sampler.keep(game.hash, p.move_number); };
   if (src.tree) pf.maker = TreeInputMaker(src.tree->features);
+  pf.strategic = StrategicContext(src.families);
   (void)replay_choices(game.record, [&](const Position& p, Vertex played, std::span<const Vertex> legal) {
     const Board& b = *p.board;
     pf.num_moves = static_cast<int>(legal.size());  // legal lies in pf.moves
     pf.features.resize(pf.num_moves);
     pf.states.fill(b);
+    if (src.set == FeatureSet::kStrategic) pf.strategic.set_position(p);
     pf.played = -1;
     for (int i = 0; i < pf.num_moves; ++i) {
       const Vertex v = pf.moves[i];
-      candidate_features(src.set, p, v, pf.states.diamond_code(v, b.stride()), &pf.states, &pf.features[i]);
+      candidate_features(src.set, p, v, pf.states.diamond_code(v, b.stride()), &pf.states, &pf.features[i],
+                         &pf.strategic);
       if (v == played) pf.played = i;
     }
     if (pf.played < 0) return;
@@ -382,8 +387,10 @@ std::vector<KeyCounts> count_keys(const Shards& shards, FeatureSet set, const Sa
   std::vector<KeyCounts> counts(threads);
   {
     std::vector<PositionFeatures> pfs(threads);
+    // The strategic set adds fixed features only: its pattern keys are the tree set's.
+    const FeatureSource src{set == FeatureSet::kStrategic ? FeatureSet::kTree : set};
     parallel_games(shards, shards.train, threads, "counting patterns", progress, [&](int t, int, const CorpusGame& game) {
-      for_each_position(game, FeatureSource{set}, sampler, pfs[t], [&](PositionFeatures& pf) {
+      for_each_position(game, src, sampler, pfs[t], [&](PositionFeatures& pf) {
         for (int i = 0; i < pf.num_moves; ++i) {
           const CandidateFeatures& f = pf.features[i];
           for (int k = 0; k < kNumPatternKinds; ++k) {
@@ -600,9 +607,10 @@ Training run_epochs(const Shards& shards, const Caches& train_cache, const Cache
 }
 
 // Step 5: the model, the best epoch's weights.
-SoftmaxModel make_model(const Dictionary& dict, const Training& t, FeatureSet set) {
+SoftmaxModel make_model(const Dictionary& dict, const Training& t, FeatureSet set, StrategicFamilies families) {
   SoftmaxModel model;
   model.feature_set = set;
+  model.strategic_families = families;
   model.fixed.assign(t.best_w.data(), t.best_w.data() + dict.num_fixed);
   for (int k = 0; k < kNumPatternKinds; ++k) {
     model.patterns[k].reserve(dict.keys[k].size());
@@ -673,7 +681,7 @@ Trained train(const std::vector<CorpusGame>& train, const std::vector<CorpusGame
   const auto start = Clock::now();
   const int threads = thread_count(o.threads);
   const Note note{o.progress};
-  const FeatureSource src{o.feature_set, tree};
+  const FeatureSource src{o.feature_set, tree, o.strategic_families};
 
   // 1. How many positions fit.
   const CachePlan plan = plan_cache(train, validation, o, src, note);
@@ -712,7 +720,7 @@ Trained train(const std::vector<CorpusGame>& train, const std::vector<CorpusGame
 
   // 5. The model: the best epoch's weights, and the report.
   Trained out;
-  out.model = make_model(dict, t, o.feature_set);
+  out.model = make_model(dict, t, o.feature_set, o.strategic_families);
   out.model.training = training_report(o, threads, train.size(), validation.size(), plan, train_cache, val_cache, seen,
                                        kept, n_weights, t, seconds_since(start));
   out.leaf_weights.assign(t.best_w.data() + dict.leaf_first, t.best_w.data() + dict.leaf_first + dict.num_leaves);

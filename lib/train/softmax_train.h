@@ -44,6 +44,8 @@ namespace hane {
 
 struct SoftmaxTrainOptions {
   FeatureSet feature_set = FeatureSet::kRollout;
+  /// The strategic families of the strategic set (features/strategic_context.h).
+  StrategicFamilies strategic_families = kAllStrategicFamilies;
   /// Pattern keys seen (as a candidate's key) fewer times than this in the training positions
   /// are dropped from the dictionaries.
   int64_t min_count = 10;
