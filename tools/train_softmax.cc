@@ -122,6 +122,7 @@ void train(SoftmaxFlags& f) {
     nlohmann::json report = t;
     report["model"] = f.out;
     report["feature_set"] = f.features;
+    if (f.features == "strategic") report["strategic_families"] = strategic_families_string(o.strategic_families);
     if (tree) report["tree"] = tree_from;
     report["total_seconds"] = seconds;
     write_json(f.json_path, report);

@@ -103,10 +103,14 @@ void nearest_stone_distances(const Board& board, Color c, std::array<uint8_t, Bo
 void StrategicContext::set_position(const Position& p) {
   const Board& b = *p.board;
   move_number_ = p.move_number;
-  if (has_family(families_, StrategicFamily::kClass) || has_family(families_, StrategicFamily::kInfluence) ||
-      has_family(families_, StrategicFamily::kKind)) {
+  const bool classes = has_family(families_, StrategicFamily::kClass) || has_family(families_, StrategicFamily::kKind);
+  if (classes || has_family(families_, StrategicFamily::kInfluence)) {
     const PointSet dead = dead_stones_by_tactics(b, p.to_move);
-    board_maps(b, &dead, maps_);
+    if (classes) {
+      board_maps(b, &dead, maps_);
+    } else {
+      distance_influence(b, &dead, maps_.influence);  // the influence alone: no Bouzy operators
+    }
   }
   if (has_family(families_, StrategicFamily::kNearest)) {
     nearest_stone_distances(b, Color::kBlack, nearest_black_);
