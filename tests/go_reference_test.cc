@@ -220,8 +220,9 @@ int64_t play_random_games(int size, bool allow_suicide, int64_t moves, uint64_t 
 }
 
 // Half a million moves per board size in the Release pass. Under AddressSanitizer (tests at
-// -O0) the naive reference is far slower, so the sanitizer pass plays a fortieth of them (CI
-// time budget: a tenth took 162 s on 19x19); the Release pass checks the full count.
+// -O0) the naive reference is far slower, so the sanitizer pass plays a hundredth of them (CI
+// time budget: a tenth took 162 s on 19x19, a fortieth 34-82 s); the Release pass checks the
+// full count.
 #if defined(__SANITIZE_ADDRESS__)  // GCC
 #define HANE_UNDER_ASAN 1
 #elif defined(__has_feature)
@@ -230,7 +231,7 @@ int64_t play_random_games(int size, bool allow_suicide, int64_t moves, uint64_t 
 #endif
 #endif
 #ifdef HANE_UNDER_ASAN
-constexpr int kScale = 40;
+constexpr int kScale = 100;
 #else
 constexpr int kScale = 1;
 #endif
