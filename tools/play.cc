@@ -1,9 +1,11 @@
 // hane play: a game against the engine in a terminal. The board is drawn after every move;
 // the player types moves (D4), pass, undo, resign, hint or quit; each engine move comes with a
 // line of why. At the end the game is scored (dead stones drawn in lower case) and saved as SGF.
-#include <signal.h>
+#include <poll.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -33,6 +35,49 @@
 
 namespace hane::tools {
 namespace {
+
+// The user's lines, read from standard input without blocking past a Ctrl-C: the wait is a
+// poll() of 100 ms at a time that looks at interrupted() between polls. A blocking read would
+// miss a Ctrl-C that comes after the check and before the read, and wait for a line that never
+// comes (a Ctrl-C during the read ends it with EINTR, but not one just before it).
+class LineReader {
+ public:
+  /// The next line without its newline (a last line without one counts); false at the end of
+  /// the input, on a read error, or once interrupted() is true.
+  bool next(std::string& line) {
+    for (;;) {
+      const size_t nl = buffer_.find('\n');
+      if (nl != std::string::npos) {
+        line = buffer_.substr(0, nl);
+        buffer_.erase(0, nl + 1);
+        return true;
+      }
+      if (eof_) {
+        if (buffer_.empty()) return false;
+        line = std::move(buffer_);
+        buffer_.clear();
+        return true;
+      }
+      if (interrupted()) return false;
+      pollfd p{STDIN_FILENO, POLLIN, 0};
+      const int ready = ::poll(&p, 1, 100);
+      if (ready < 0 && errno != EINTR) return false;
+      if (ready <= 0) continue;
+      char chunk[4096];
+      const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        eof_ = true;
+        continue;
+      }
+      buffer_.append(chunk, static_cast<size_t>(n));
+    }
+  }
+
+ private:
+  std::string buffer_;
+  bool eof_ = false;
+};
 
 struct PlayOptions {
   int size = 9;
@@ -138,13 +183,10 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
   std::cout << "You play " << (human == Color::kBlack ? "black (X)" : "white (O)")
             << ". Type a move (D4), pass, undo, resign, hint or quit.\n";
 
-  // Ctrl-C saves the game so far: it stops the wait for a line (no SA_RESTART) and is seen
-  // after the engine's move.
+  // Ctrl-C saves the game so far: it ends the wait for a line (LineReader) and is seen after
+  // the engine's move.
   InterruptScope scope("saving the game so far");
-  struct sigaction action {};
-  sigaction(SIGINT, nullptr, &action);
-  action.sa_flags &= ~SA_RESTART;
-  sigaction(SIGINT, &action, nullptr);
+  LineReader input;
   std::string result;
   bool counted = false;
   // The board is drawn whenever it changed since it was last drawn.
@@ -186,7 +228,7 @@ int run_play(const PlayOptions& o, const EngineFlags& flags) {
     redraw();
     std::cout << (human == Color::kBlack ? "Black" : "White") << " to play> " << std::flush;
     std::string line;
-    if (!std::getline(std::cin, line)) {
+    if (!input.next(line)) {
       std::cout << "\n";
       if (!interrupted()) result = "Void";
       break;
