@@ -30,6 +30,9 @@ struct SoftmaxFlags {
 
 void train(SoftmaxFlags& f) {
   const auto start = std::chrono::steady_clock::now();
+  if (f.families != "all" && f.features != "strategic") {
+    throw UsageError("--strategic-families goes with --features strategic");
+  }
   // The tree first: a bad file fails before the corpus is read.
   std::optional<DecisionTree> tree;
   nlohmann::json tree_from;
@@ -43,9 +46,6 @@ void train(SoftmaxFlags& f) {
                  {"payload_fnv64", file->header.value("payload_fnv64", "")}};
   }
   // Train and validation games are both needed: read every split and keep those two.
-  if (f.families != "all" && f.features != "strategic") {
-    throw UsageError("--strategic-families goes with --features strategic");
-  }
   if (f.corpus.options().split != Split::kTrain) {
     throw UsageError("hane train softmax trains on --split train (and validates on the validation split)");
   }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "absl/strings/str_split.h"
+
 namespace hane {
 
 std::string_view strategic_family_name(StrategicFamily f) {
@@ -19,22 +21,16 @@ std::string_view strategic_family_name(StrategicFamily f) {
 std::optional<StrategicFamilies> parse_strategic_families(std::string_view text) {
   if (text == "all") return kAllStrategicFamilies;
   if (text == "none") return StrategicFamilies{0};
-  if (text.empty()) return std::nullopt;
   StrategicFamilies set = 0;
-  while (!text.empty()) {
-    const size_t comma = text.find(',');
-    const std::string_view name = text.substr(0, comma);
-    bool found = false;
+  // Every piece must name a family: an empty one ("", "class,", "a,,b") is refused.
+  for (const absl::string_view piece : absl::StrSplit(absl::string_view(text.data(), text.size()), ',')) {
+    const std::string_view name(piece.data(), piece.size());
+    int found = -1;
     for (int f = 0; f < kNumStrategicFamilies; ++f) {
-      if (name == strategic_family_name(static_cast<StrategicFamily>(f))) {
-        set |= static_cast<StrategicFamilies>(1u << f);
-        found = true;
-      }
+      if (name == strategic_family_name(static_cast<StrategicFamily>(f))) found = f;
     }
-    if (!found) return std::nullopt;
-    if (comma == std::string_view::npos) break;
-    text.remove_prefix(comma + 1);
-    if (text.empty()) return std::nullopt;  // a trailing comma
+    if (found < 0) return std::nullopt;
+    set |= static_cast<StrategicFamilies>(1u << found);
   }
   return set;
 }
