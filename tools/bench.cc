@@ -32,12 +32,6 @@ struct BenchOptions {
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-// CPU time of this thread, in seconds: on a shared machine it counts only our own work.
-double thread_cpu_seconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 struct Measured {
   double playouts_per_second = 0;      // wall clock

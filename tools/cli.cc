@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -589,6 +590,18 @@ void warn_if_model_not_for(const std::string& model_path, const std::vector<int>
   std::fprintf(stderr, "hane: warning: %s was trained on %s boards; %s %s%s\n", model_path.c_str(),
                trained->empty() ? "unrecorded" : sizes_text(*trained).c_str(), use.c_str(), sizes_text(others).c_str(),
                after.c_str());
+}
+
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+std::string snapshot_path(const std::string& out, int count) {
+  const fs::path p(out);
+  const fs::path s = p.parent_path() / (p.stem().string() + "-" + std::to_string(count));
+  return s.string() + p.extension().string();
 }
 
 }  // namespace hane::tools

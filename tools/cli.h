@@ -110,4 +110,11 @@ void warn_if_other_board_sizes(const std::string& model_path, const std::map<int
 void warn_if_model_not_for(const std::string& model_path, const std::vector<int>& sizes, const std::string& use,
                            const std::string& after = "");
 
+/// CPU time of the calling thread, seconds (CLOCK_THREAD_CPUTIME_ID): on a shared machine it
+/// counts only our own work.
+double thread_cpu_seconds();
+
+/// A trainer's snapshot file: "model.tree" with count 1000 -> "model-1000.tree".
+std::string snapshot_path(const std::string& out, int count);
+
 }  // namespace hane::tools

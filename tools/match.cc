@@ -73,8 +73,8 @@ std::string self_exe() {
   return std::string(buf, static_cast<size_t>(n));
 }
 
-TimeControl parse_time(const std::string& text) {
-  TimeControl t;
+MatchTimeControl parse_time(const std::string& text) {
+  MatchTimeControl t;
   if (text.empty()) return t;
   double main = 0, period = 0;
   int stones = 0;

@@ -39,13 +39,6 @@ struct BoostFlags {
   std::string json_path;
 };
 
-// "model.model" -> "model-10.model"
-std::string snapshot_path(const std::string& out, int rounds) {
-  const std::filesystem::path p(out);
-  std::filesystem::path s = p.parent_path() / (p.stem().string() + "-" + std::to_string(rounds));
-  return s.string() + p.extension().string();
-}
-
 void train_boost_command(const BoostFlags& f) {
   const auto start = std::chrono::steady_clock::now();
   auto since_start = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };

@@ -35,13 +35,6 @@ struct TreeFlags {
   std::string json_path;
 };
 
-// "model.tree" -> "model-1000.tree"
-std::string snapshot_path(const std::string& out, int leaves) {
-  const std::filesystem::path p(out);
-  std::filesystem::path s = p.parent_path() / (p.stem().string() + "-" + std::to_string(leaves));
-  return s.string() + p.extension().string();
-}
-
 void train_tree(const TreeFlags& f) {
   const auto start = std::chrono::steady_clock::now();
   auto since_start = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };

@@ -42,7 +42,7 @@ struct GameSettings {
   /// Chinese rules: one per stone; go/area.h).
   HandicapCompensation handicap_compensation = HandicapCompensation::kPerStone;
   int max_moves = 0;  // 0: 3 * size * size
-  TimeControl time;
+  MatchTimeControl time;
   /// Wall-clock limit of one genmove without a time control, seconds.
   double move_timeout_s = 60;
   /// Limit for every other command (setup, play, scoring), seconds.

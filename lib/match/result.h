@@ -14,13 +14,14 @@
 
 namespace hane {
 
+/// A match's time control (the referee's clocks; an engine's own clock is search/time_control.h):
 /// Canadian byo-yomi: `main_s` seconds, then `stones` moves every `period_s` seconds
 /// (stones = 0: absolute time). Disabled when main_s and period_s are both 0.
-struct TimeControl {
+struct MatchTimeControl {
   double main_s = 0, period_s = 0;
   int stones = 0;
   bool enabled() const { return main_s > 0 || period_s > 0; }
-  bool operator==(const TimeControl&) const = default;
+  bool operator==(const MatchTimeControl&) const = default;
 };
 
 /// The grace of a match's clocks, seconds: a player loses on time only when its clock is more
@@ -52,7 +53,7 @@ struct GameResult {
   double komi = 7.5;
   int handicap = 0;
   std::string rules;         // SGF RU
-  TimeControl time;          // the clocks (none: disabled), SGF TM and OT
+  MatchTimeControl time;     // the clocks (none: disabled), SGF TM and OT
   std::vector<Vertex> handicap_stones;
   std::vector<Move> moves;          // opening moves included
   std::vector<double> move_seconds; // wall time per generated move (0 for opening moves)
