@@ -82,6 +82,12 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags, bool quiet_option) {
       ->check(non_negative_number())
       ->capture_default_str()
       ->group(group);
+  cmd->add_option("--strategic-weight", s.strategic_weight,
+                  "Weight of the strategic prior: the guesser's probabilities times exp(weight * term), the term the "
+                  "move's strategic kind by game phase and the empty triangle, at the root and its children; 0 = off")
+      ->check(non_negative_number())
+      ->capture_default_str()
+      ->group(group);
   cmd->add_option("--rave-equiv", s.rave_equiv, "RAVE equivalence: visits after which AMAF and direct values weigh the same")
       ->check(positive_number())
       ->capture_default_str()

@@ -26,6 +26,12 @@
 // equal value (the same prior and no visits yet, common under a decision tree's leaves) are
 // chosen among at random, never the pass.
 //
+// Strategic prior (with strategic_weight > 0 and a guesser; search/strategic_prior.h): at the
+// children of the root and of its children, the guesser's probabilities are re-weighted, as by
+// one more log-linear feature, toward moves of a strategic kind strong players favour (open
+// ground, reductions) and away from those they avoid (invasions, secure moves) in proportion to
+// the game's phase, and away from empty triangles.
+//
 // Joseki (with a dictionary, predict/joseki.h; Pachi's joseki prior, `joseki_eqex` in
 // uct/prior.c): when a node is expanded on a board of the dictionary's size, before its move
 // max_moves, each child that is a dictionary reply in a corner whose local position (the
@@ -96,6 +102,12 @@ struct SearchOptions {
   double joseki_weight = 40;
   /// Virtual visits at win rate 0.5 given to every child.
   double prior_even = 10;
+  /// Weight λ of the strategic prior (search/strategic_prior.h: the guesser's probabilities
+  /// times exp(λ · t), t the move's strategic kind weighted by the game's phase, and the empty
+  /// triangle), for the children of the root and of the root's children; 0 = off, no effect
+  /// without a guesser. Each such expansion reads the board's influence maps and dead stones
+  /// (about 40-80 µs on 19×19).
+  double strategic_weight = 0;
   /// RAVE equivalence parameter (Pachi's `equiv_rave`, 3000 there): AMAF counts as much as the
   /// direct value after about this many visits. 1000 beat 3000 and 500 beat 1000 on 9×9
   /// (docs/strength.md, section 6).
@@ -167,7 +179,7 @@ struct MoveStats {
   double value = 0.5;        // the RAVE-blended value the tree selects by (priors included)
   int64_t amaf_visits = 0;
   double amaf_winrate = 0.5;
-  double prior = 0;          // guesser probability (0 without a guesser)
+  double prior = 0;          // guesser probability, strategic prior included (0 without a guesser)
   std::vector<Vertex> pv;    // principal variation starting with `move` (most visits)
 };
 

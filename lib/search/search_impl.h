@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "features/influence.h"
 #include "go/game.h"
 #include "playout/policy.h"
 #include "predict/guesser.h"
@@ -84,6 +85,7 @@ struct Worker {
   std::vector<uint64_t> line_keys;  // superko keys of the positions of the tree line
   std::vector<JosekiMove> joseki_moves;
   std::vector<float> joseki_bonus;  // per Vertex::index(): virtual wins for the node being expanded, else 0
+  std::unique_ptr<BoardMaps> strategic_maps;  // the strategic prior's maps of the node being expanded
 };
 
 }  // namespace hane::search_internal
@@ -118,6 +120,10 @@ class Search::Impl {
   bool try_reuse(const Game& game, Color to_play);
   // simulate.cc
   bool expand(Worker& w, Node& node, const Board& board, Color to_move, Vertex last, Vertex second_last, int move_number);
+  // The guesser's probabilities of w.candidates into w.scores (a softmax of its scores when
+  // they are not probabilities), re-weighted by the strategic prior where it applies.
+  void guesser_probabilities(Worker& w, const Board& board, Color to_move, Vertex last, Vertex second_last,
+                             int move_number);
   // The joseki bonus of the dictionary's replies in the corners of `node` still in the
   // dictionary, into w.joseki_bonus; returns the corners for its children (search.h, "Joseki").
   uint8_t joseki_bonus(Worker& w, const Node& node, const Board& board, Color to_move, int move_number);
@@ -153,7 +159,7 @@ class Search::Impl {
   std::vector<Move> root_moves_;       // the game's moves at the root
   Game root_game_;                     // the game at the root, for superko in the tree
   std::vector<uint8_t> root_allowed_;  // per root child: legal in the game (superko)
-  std::vector<float> root_priors_;     // per root child: guesser probability
+  std::vector<float> root_priors_;     // per root child: the prior's probability (guesser_probabilities)
 
   // The current search.
   std::atomic<int64_t> tickets_{0};

@@ -7,6 +7,7 @@
 #include "predict/softmax.h"
 #include "search/ownership.h"
 #include "search/search_impl.h"
+#include "search/strategic_prior.h"
 
 namespace hane {
 
@@ -108,10 +109,7 @@ bool Search::Impl::expand(Worker& w, Node& node, const Board& board, Color to_mo
   const double even = options_.prior_even;
   float best = 0;
   if (w.guesser && !w.candidates.empty()) {
-    w.scores.resize(w.candidates.size());
-    const Position position{&board, to_move, last, second_last, move_number};
-    w.guesser->score(position, w.candidates, w.scores);
-    if (!w.guesser->gives_probabilities()) softmax_in_place(w.scores);  // scores of any scale
+    guesser_probabilities(w, board, to_move, last, second_last, move_number);
     for (float s : w.scores) best = std::max(best, s);
     if (options_.prior_absolute) {
       // Probabilities over the children: the scale is their sum, not the largest.
@@ -146,6 +144,22 @@ bool Search::Impl::expand(Worker& w, Node& node, const Board& board, Color to_mo
   node.num_children = static_cast<uint16_t>(count);
   node.state.store(Node::kExpanded, std::memory_order_release);
   return true;
+}
+
+void Search::Impl::guesser_probabilities(Worker& w, const Board& board, Color to_move, Vertex last,
+                                         Vertex second_last, int move_number) {
+  w.scores.resize(w.candidates.size());
+  const Position position{&board, to_move, last, second_last, move_number};
+  w.guesser->score(position, w.candidates, w.scores);
+  if (!w.guesser->gives_probabilities()) softmax_in_place(w.scores);  // scores of any scale
+  // The strategic prior (strategic_prior.h) for the root's children and their replies.
+  if (options_.strategic_weight > 0 && move_number - root_move_number_ <= 1) {
+    if (!w.strategic_maps) w.strategic_maps = std::make_unique<BoardMaps>();
+    const PointSet dead = dead_stones_by_tactics(board, to_move);
+    board_maps(board, &dead, *w.strategic_maps);
+    strategic_reweight(board, *w.strategic_maps, to_move, move_number, options_.strategic_weight, w.candidates,
+                       w.scores);
+  }
 }
 
 uint8_t Search::Impl::joseki_bonus(Worker& w, const Node& node, const Board& board, Color to_move, int move_number) {

@@ -188,9 +188,7 @@ void Search::Impl::prepare_root(const Game& game, Color to_play) {
     if (!v.is_pass()) w.candidates.push_back(v);
   }
   if (w.guesser && !w.candidates.empty()) {
-    w.scores.resize(w.candidates.size());
-    const Position position{&root_board_, root_color_, root_last_, root_second_last_, root_move_number_};
-    w.guesser->score(position, w.candidates, w.scores);
+    guesser_probabilities(w, root_board_, root_color_, root_last_, root_second_last_, root_move_number_);
     double sum = 0;
     for (float s : w.scores) sum += std::max(0.0f, s);
     for (int i = 0, j = 0; i < root.num_children; ++i) {
