@@ -3,8 +3,10 @@
 // 0.8, else it is a random legal point; something a small model can learn.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "go/board.h"
@@ -45,6 +47,30 @@ inline std::vector<std::string> answering_games(uint64_t seed, int games, int mo
     out.push_back(sgf + ")");
   }
   return out;
+}
+
+/// `n` SGF texts of six move pairs in which White always answers directly below Black's move
+/// (a model must learn to answer next to the previous move).
+inline std::vector<std::string> answering_below_games(Rng& rng, int n) {
+  std::vector<std::string> sgfs;
+  for (int g = 0; g < n; ++g) {
+    std::string sgf = "(;GM[1]SZ[9]";
+    std::vector<std::pair<int, int>> used;
+    for (int m = 0; m < 6; ++m) {
+      int x, y;
+      do {
+        x = static_cast<int>(rng.below(9));
+        y = static_cast<int>(rng.below(8));
+      } while (std::find(used.begin(), used.end(), std::pair{x, y}) != used.end() ||
+               std::find(used.begin(), used.end(), std::pair{x, y + 1}) != used.end());
+      used.push_back({x, y});
+      used.push_back({x, y + 1});
+      sgf += ";B[" + std::string(1, static_cast<char>('a' + x)) + static_cast<char>('a' + y) + "]";
+      sgf += ";W[" + std::string(1, static_cast<char>('a' + x)) + static_cast<char>('a' + y + 1) + "]";
+    }
+    sgfs.push_back(sgf + ")");
+  }
+  return sgfs;
 }
 
 }  // namespace hane::testing

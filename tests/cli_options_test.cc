@@ -24,7 +24,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::CliResult;
 
-const std::string kEngine = "--playouts 20 --prior none --threads 1 --quiet";
+using testing::kEngine;
 
 class CliOptionsTest : public ::testing::Test {
  protected:

@@ -11,6 +11,9 @@
 
 namespace hane::testing {
 
+/// A quick engine's `hane gtp` options for the command-line tests.
+inline const std::string kEngine = "--playouts 20 --prior none --threads 1 --quiet";
+
 struct CliResult {
   int code = -1;     // exit code; -1 when killed by a signal
   std::string out;   // stdout

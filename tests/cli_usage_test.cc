@@ -29,7 +29,7 @@ using ::testing::Not;
 using testing::CliResult;
 
 // A hane engine for matches: fast and deterministic.
-const std::string kEngine = "--playouts 20 --prior none --threads 1 --quiet";
+using testing::kEngine;
 
 class CliUsageTest : public ::testing::Test {
  protected:

@@ -93,27 +93,27 @@ std::string noise(size_t n, uint32_t seed) {
 
 std::string game(int i) { return "(;GM[1]FF[4]SZ[19]C[game " + std::to_string(i) + "];B[pd];W[dp])"; }
 
-struct Result {
+struct SourceResult {
   std::vector<SourceEntry> entries;
   std::vector<SourceError> errors;
   SourceStats stats;
 };
 
-Result read_all(const std::vector<std::string>& paths, SourceOptions options = {}) {
-  Result r;
+SourceResult read_all(const std::vector<std::string>& paths, SourceOptions options = {}) {
+  SourceResult r;
   r.stats = for_each_entry(
       paths, [&](SourceEntry&& e) { r.entries.push_back(std::move(e)); },
       [&](const SourceError& e) { r.errors.push_back(e); }, options);
   return r;
 }
 
-std::vector<std::string> names(const Result& r) {
+std::vector<std::string> names(const SourceResult& r) {
   std::vector<std::string> out;
   for (const SourceEntry& e : r.entries) out.push_back(e.entry);
   return out;
 }
 
-std::string all_errors(const Result& r) {
+std::string all_errors(const SourceResult& r) {
   std::string out;
   for (const SourceError& e : r.errors) out += describe(e) + "\n";
   return out;
@@ -171,7 +171,7 @@ TEST_F(CorpusSourceTest, ReadsEveryArchiveFormat) {
   for (const auto& [name, kind] : archives) {
     SCOPED_TRACE(name);
     write_archive(dir_ / name, kind, usual_members());
-    Result r = read_all({path(name)});
+    SourceResult r = read_all({path(name)});
     EXPECT_TRUE(r.errors.empty()) << all_errors(r);
     ASSERT_EQ(names(r), (std::vector<std::string>{"games/b.sgf", "games/a.SGF", "games/c.mgt"}));
     for (const SourceEntry& e : r.entries) EXPECT_EQ(e.source, path(name));
@@ -190,7 +190,7 @@ TEST_F(CorpusSourceTest, ReadsLargeAndEmptyMembers) {
   const std::string big = noise(3 << 20, 7);  // spans many read blocks
   write_archive(dir_ / "a.tar.gz", Kind::kTarGz, {{"big.sgf", big}, {"empty.sgf", ""}});
   write_archive(dir_ / "b.zip", Kind::kZip, {{"big.sgf", big}, {"empty.sgf", ""}});
-  Result r = read_all({path("a.tar.gz"), path("b.zip")});
+  SourceResult r = read_all({path("a.tar.gz"), path("b.zip")});
   EXPECT_TRUE(r.errors.empty()) << all_errors(r);
   ASSERT_EQ(r.entries.size(), 4u);
   EXPECT_TRUE(r.entries[0].data == big);
@@ -201,7 +201,7 @@ TEST_F(CorpusSourceTest, ReadsLargeAndEmptyMembers) {
 
 TEST_F(CorpusSourceTest, PlainFileHasNoEntryName) {
   write_file(dir_ / "one.sgf", game(5));
-  Result r = read_all({path("one.sgf")});
+  SourceResult r = read_all({path("one.sgf")});
   ASSERT_EQ(r.entries.size(), 1u);
   EXPECT_EQ(r.entries[0].source, path("one.sgf"));
   EXPECT_EQ(r.entries[0].entry, "");
@@ -220,7 +220,7 @@ TEST_F(CorpusSourceTest, FolderIsRecursiveSortedAndKeepsArchiveOrder) {
   write_archive(root / "m.zip", Kind::kZip, {{"y.sgf", game(4)}, {"x.sgf", game(5)}});
   write_archive(root / "a" / "k.tar.gz", Kind::kTarGz, usual_members());
 
-  Result r = read_all({root.string()});
+  SourceResult r = read_all({root.string()});
   EXPECT_TRUE(r.errors.empty()) << all_errors(r);
   std::vector<std::pair<std::string, std::string>> got;
   for (const SourceEntry& e : r.entries) got.emplace_back(e.source, e.entry);
@@ -247,7 +247,7 @@ TEST_F(CorpusSourceTest, PathsAreReadInTheOrderGiven) {
   write_file(dir_ / "b.sgf", game(1));
   write_file(dir_ / "a.sgf", game(2));
   write_archive(dir_ / "c.tar", Kind::kTar, {{"c1.sgf", game(3)}});
-  Result r = read_all({path("c.tar"), path("b.sgf"), path("a.sgf"), path("b.sgf")});
+  SourceResult r = read_all({path("c.tar"), path("b.sgf"), path("a.sgf"), path("b.sgf")});
   std::vector<std::string> sources;
   for (const SourceEntry& e : r.entries) sources.push_back(e.source);
   EXPECT_EQ(sources, (std::vector<std::string>{path("c.tar"), path("b.sgf"), path("a.sgf"),
@@ -265,7 +265,7 @@ TEST_F(CorpusSourceTest, TruncatedTarGzDeliversCompleteEntriesThenOneError) {
   write_file(dir_ / "cut.tar.gz", std::string_view(whole).substr(0, cut));
   write_file(dir_ / "after.sgf", game(9));
 
-  Result r = read_all({path("cut.tar.gz"), path("after.sgf")});
+  SourceResult r = read_all({path("cut.tar.gz"), path("after.sgf")});
   ASSERT_GE(r.entries.size(), 2u);
   const size_t delivered = r.entries.size() - 1;  // the last one is after.sgf
   ASSERT_GT(delivered, 0u);
@@ -292,7 +292,7 @@ TEST_F(CorpusSourceTest, TarGzCutAtEveryFewBytesNeverLosesOrInventsEntries) {
   for (size_t cut = 0; cut < whole.size(); cut += 7) {
     SCOPED_TRACE(cut);
     write_file(dir_ / "cut.tar.gz", std::string_view(whole).substr(0, cut));
-    Result r = read_all({path("cut.tar.gz")});
+    SourceResult r = read_all({path("cut.tar.gz")});
     ASSERT_LE(r.entries.size(), members.size());
     for (size_t i = 0; i < r.entries.size(); ++i) EXPECT_EQ(r.entries[i].data, members[i].data);
     // A cut before the tar end-of-archive blocks are decompressed loses entries or breaks
@@ -310,7 +310,7 @@ TEST_F(CorpusSourceTest, TruncatedZipDeliversCompleteEntriesThenOneError) {
   const std::string whole = read_file(dir_ / "whole.zip");
   write_file(dir_ / "cut.zip", std::string_view(whole).substr(0, whole.size() / 2));
 
-  Result r = read_all({path("cut.zip")});
+  SourceResult r = read_all({path("cut.zip")});
   ASSERT_GT(r.entries.size(), 0u);
   ASSERT_LT(r.entries.size(), members.size());
   for (size_t i = 0; i < r.entries.size(); ++i) {
@@ -327,7 +327,7 @@ TEST_F(CorpusSourceTest, GarbageArchiveIsOneErrorAndReadingGoesOn) {
   write_file(dir_ / "bad.zip", "PK\x03\x04 this is not really a zip file at all");
   write_file(dir_ / "empty.tar.bz2", "");
   write_file(dir_ / "good.sgf", game(1));
-  Result r = read_all({path("bad.tar.gz"), path("bad.zip"), path("empty.tar.bz2"),
+  SourceResult r = read_all({path("bad.tar.gz"), path("bad.zip"), path("empty.tar.bz2"),
                        path("good.sgf")});
   ASSERT_EQ(r.entries.size(), 1u);
   EXPECT_EQ(r.entries[0].source, path("good.sgf"));
@@ -352,14 +352,14 @@ TEST_F(CorpusSourceTest, GzipOfGarbageIsOneError) {
   archive_entry_free(e);
   archive_write_close(a);
   archive_write_free(a);
-  Result r = read_all({path("notar.tar.gz")});
+  SourceResult r = read_all({path("notar.tar.gz")});
   EXPECT_TRUE(r.entries.empty());
   ASSERT_EQ(r.errors.size(), 1u) << all_errors(r);
 }
 
 TEST_F(CorpusSourceTest, NonexistentPathIsOneError) {
   write_file(dir_ / "good.sgf", game(1));
-  Result r = read_all({path("missing.sgf"), path("missing_folder"), path("good.sgf")});
+  SourceResult r = read_all({path("missing.sgf"), path("missing_folder"), path("good.sgf")});
   ASSERT_EQ(r.errors.size(), 2u);
   EXPECT_EQ(r.errors[0].source, path("missing.sgf"));
   EXPECT_EQ(r.errors[0].offset, -1);
@@ -370,7 +370,7 @@ TEST_F(CorpusSourceTest, NonexistentPathIsOneError) {
 
 TEST_F(CorpusSourceTest, GivenFileThatIsNeitherRecordNorArchiveIsAnError) {
   write_file(dir_ / "notes.txt", "hello");
-  Result r = read_all({path("notes.txt")});
+  SourceResult r = read_all({path("notes.txt")});
   EXPECT_TRUE(r.entries.empty());
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_NE(r.errors[0].message.find("not a game record or archive"), std::string::npos);
@@ -380,7 +380,7 @@ TEST_F(CorpusSourceTest, UnreadableFileIsOneError) {
   if (::geteuid() == 0) GTEST_SKIP() << "running as root: permissions are not enforced";
   write_file(dir_ / "locked.sgf", game(1));
   fs::permissions(dir_ / "locked.sgf", fs::perms::none);
-  Result r = read_all({path("locked.sgf")});
+  SourceResult r = read_all({path("locked.sgf")});
   EXPECT_TRUE(r.entries.empty());
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_EQ(r.errors[0].source, path("locked.sgf"));
@@ -396,7 +396,7 @@ TEST_F(CorpusSourceTest, EntriesOverTheLimitAreSkippedWithAnError) {
   write_file(dir_ / "large.sgf", std::string(101, 'x'));
   SourceOptions options;
   options.max_entry_bytes = 100;
-  Result r = read_all({path("a.tar.gz"), path("b.zip"), path("large.sgf")}, options);
+  SourceResult r = read_all({path("a.tar.gz"), path("b.zip"), path("large.sgf")}, options);
   EXPECT_EQ(names(r), (std::vector<std::string>{"small1.sgf", "small2.sgf", "small.sgf"}));
   EXPECT_EQ(r.entries[1].data, std::string(100, 'c'));
   ASSERT_EQ(r.errors.size(), 3u) << all_errors(r);
@@ -415,7 +415,7 @@ TEST_F(CorpusSourceTest, BrokenArchiveInFolderAmongGoodFiles) {
   write_archive(root / "b.tar.gz", Kind::kTarGz, {{"b1.sgf", game(2)}});
   write_file(root / "c.tar.gz", noise(3000, 5));
   write_archive(root / "d.tar.bz2", Kind::kTarBz2, {{"d1.sgf", game(3)}});
-  Result r = read_all({root.string()});
+  SourceResult r = read_all({root.string()});
   EXPECT_EQ(names(r), (std::vector<std::string>{"", "b1.sgf", "d1.sgf"}));
   ASSERT_EQ(r.errors.size(), 1u) << all_errors(r);
   EXPECT_EQ(r.errors[0].source, (root / "c.tar.gz").string());
@@ -433,7 +433,7 @@ TEST_F(CorpusSourceTest, DamagedTarHeaderIsReportedOnceAndLaterEntriesAreRead) {
   ASSERT_EQ(bytes.compare(2 * 1024, 6, "t2.sgf"), 0);
   bytes[2 * 1024 + 148] = 'x';
   write_file(dir_ / "a.tar", bytes);
-  Result r = read_all({path("a.tar")});
+  SourceResult r = read_all({path("a.tar")});
   EXPECT_EQ(names(r), (std::vector<std::string>{"t0.sgf", "t1.sgf", "t3.sgf", "t4.sgf"}));
   ASSERT_EQ(r.errors.size(), 1u) << all_errors(r);
   EXPECT_EQ(r.errors[0].source, path("a.tar"));
@@ -452,7 +452,7 @@ TEST_F(CorpusSourceTest, DamagedZipMemberIsOneErrorAndOthersAreRead) {
   ASSERT_NE(local, std::string::npos);
   bytes[local + 1000] ^= 0x55;  // inside m1's data
   write_file(dir_ / "a.zip", bytes);
-  Result r = read_all({path("a.zip")});
+  SourceResult r = read_all({path("a.zip")});
   EXPECT_EQ(names(r), (std::vector<std::string>{"m0.sgf", "m2.sgf"}));
   ASSERT_EQ(r.errors.size(), 1u) << all_errors(r);
   EXPECT_EQ(r.errors[0].entry, "m1.sgf");
@@ -465,7 +465,7 @@ TEST_F(CorpusSourceTest, FolderLinksAreFollowedOnce) {
   fs::create_symlink(root, root / "sub" / "loop");          // a cycle
   fs::create_symlink(dir_ / "outside.sgf", root / "b.sgf");  // a linked file
   fs::create_symlink(dir_ / "gone.sgf", root / "c.sgf");     // a dangling link
-  Result r = read_all({root.string()});
+  SourceResult r = read_all({root.string()});
   std::vector<std::string> sources;
   for (const SourceEntry& e : r.entries) sources.push_back(e.source);
   EXPECT_EQ(sources, (std::vector<std::string>{(root / "b.sgf").string(),
@@ -478,7 +478,7 @@ TEST_F(CorpusSourceTest, EntryReaderPullsLazilyInTheSameOrder) {
   write_archive(dir_ / "a.zip", Kind::kZip, usual_members());
   write_file(dir_ / "b.sgf", game(7));
   const std::vector<std::string> paths = {path("a.zip"), path("missing.sgf"), path("b.sgf")};
-  Result expected = read_all(paths);
+  SourceResult expected = read_all(paths);
 
   std::vector<SourceError> errors;
   EntryReader reader(paths, [&](const SourceError& e) { errors.push_back(e); });
@@ -516,10 +516,10 @@ TEST_F(CorpusSourceTest, EmptyInputs) {
   fs::create_directories(dir_ / "empty");
   write_archive(dir_ / "empty.tar.gz", Kind::kTarGz, {});
   write_archive(dir_ / "empty.zip", Kind::kZip, {});
-  Result r = read_all({path("empty"), path("empty.tar.gz"), path("empty.zip")});
+  SourceResult r = read_all({path("empty"), path("empty.tar.gz"), path("empty.zip")});
   EXPECT_TRUE(r.entries.empty());
   EXPECT_TRUE(r.errors.empty()) << all_errors(r);
-  Result none = read_all({});
+  SourceResult none = read_all({});
   EXPECT_TRUE(none.entries.empty());
   EXPECT_EQ(none.stats.errors, 0);
 }

@@ -28,8 +28,8 @@ std::string grid(std::string_view rows) {
   return out;
 }
 
-constexpr Color B = Color::kBlack;
-constexpr Color W = Color::kWhite;
+using testing::B;
+using testing::W;
 
 // The classes drawn as a board: X O living stones, x o dead ones, T t black / white territory,
 // F f black / white framework, ? contested, . open.

@@ -21,8 +21,8 @@
 namespace hane {
 namespace {
 
-constexpr Color B = Color::kBlack;
-constexpr Color W = Color::kWhite;
+using testing::B;
+using testing::W;
 
 TEST(StrategicContext, FamiliesAreReadAndWrittenByName) {
   EXPECT_EQ(parse_strategic_families("all"), kAllStrategicFamilies);

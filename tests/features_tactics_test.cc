@@ -14,8 +14,8 @@ namespace {
 
 using testing::board_from_ascii;
 
-constexpr Color B = Color::kBlack;
-constexpr Color W = Color::kWhite;
+using testing::B;
+using testing::W;
 
 // Points are written (x, y) from the top-left corner, as the fixtures are drawn.
 Vertex xy(const Board& b, int x, int y) { return b.at(x, y); }

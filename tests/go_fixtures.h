@@ -11,6 +11,10 @@
 
 namespace hane::testing {
 
+/// Short names for the two colours in the tests' positions.
+inline constexpr Color B = Color::kBlack;
+inline constexpr Color W = Color::kWhite;
+
 inline std::vector<std::string> ascii_rows(std::string_view ascii) {
   std::vector<std::string> rows;
   std::string row;

@@ -18,7 +18,7 @@
 namespace hane {
 namespace {
 
-constexpr Color B = Color::kBlack;
+using testing::B;
 
 // A model with random gammas on every flag value and on the 3x3 patterns met in a few random
 // games (some left out, so that the "other" pattern is used too).

@@ -18,8 +18,8 @@
 namespace hane {
 namespace {
 
-constexpr Color B = Color::kBlack;
-constexpr Color W = Color::kWhite;
+using testing::B;
+using testing::W;
 
 TEST(SumTree, TotalsWeightsAndFinds) {
   SumTree t(5);

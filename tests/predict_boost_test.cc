@@ -27,7 +27,7 @@ using testing::games_from;
 
 namespace fs = std::filesystem;
 
-std::string temp_path(const std::string& name) { return testing::temp_path("boost", name); }
+std::string boost_path(const std::string& name) { return testing::temp_path("boost", name); }
 
 TreeSample whole_sample(const std::vector<CorpusGame>& games) {
   TreeSampleOptions so;
@@ -81,7 +81,7 @@ TEST(BoostTraining, LossFallsAndTheFileRoundTrips) {
   EXPECT_GT(r.curve.back().log_likelihood, r.curve[0].log_likelihood + 1.0);
   EXPECT_GT(r.curve.back().top1, 0.3);
 
-  const std::string path = temp_path("round_trip.model");
+  const std::string path = boost_path("round_trip.model");
   ASSERT_TRUE(save_boosted_trees(r.model, path).ok());
   auto loaded = load_guesser(path);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
@@ -166,7 +166,7 @@ TEST(BoostModelFile, RefusesStaleVersionsAndDamage) {
   t.nodes.push_back({TreeQuestion{static_cast<uint8_t>(TreeInput::kLine), 0b10}, {~0, ~1}});
   t.values = {0.5f, -0.25f};
   m.trees = {t};
-  const std::string path = temp_path("damage.model");
+  const std::string path = boost_path("damage.model");
   ASSERT_TRUE(save_boosted_trees(m, path).ok());
   auto file = read_model_file(path);
   ASSERT_TRUE(file.ok());

@@ -26,7 +26,7 @@ using testing::games_from;
 
 namespace fs = std::filesystem;
 
-std::string temp_path(const std::string& name) { return testing::temp_path("leaf_softmax", name); }
+std::string leaf_path(const std::string& name) { return testing::temp_path("leaf_softmax", name); }
 
 
 DecisionTree small_tree(const std::vector<CorpusGame>& games, int leaves) {
@@ -105,7 +105,7 @@ TEST(LeafSoftmax, TrainingStartsAtTheTreeLearnsAndTheFileRoundTrips) {
   EXPECT_GE(model.training["best_epoch"].get<int>(), 1);
 
   // The file round-trips: the loaded guesser measures what training measured.
-  const std::string path = temp_path("round_trip.model");
+  const std::string path = leaf_path("round_trip.model");
   ASSERT_TRUE(save_leaf_softmax(model, path).ok());
   auto loaded = load_guesser(path);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
@@ -130,7 +130,7 @@ TEST(LeafSoftmax, TheModelFileRefusesDamageAndStaleVersions) {
   const std::vector<CorpusGame> games = games_from(testing::answering_games(5, 6, 20), Split::kTrain);
   LeafSoftmaxModel m = LeafSoftmaxModel::from_tree(small_tree(games, 3), FeatureSet::kRollout);
   m.softmax.patterns[0] = {{5, 0.5f}, {9, -0.25f}};
-  const std::string path = temp_path("damage.model");
+  const std::string path = leaf_path("damage.model");
   ASSERT_TRUE(save_leaf_softmax(m, path).ok());
   const ModelFile good = *read_model_file(path);
   auto error_of = [&](const nlohmann::json& header, const std::string& payload) {

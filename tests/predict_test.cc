@@ -21,7 +21,7 @@ using testing::games_from;
 
 namespace fs = std::filesystem;
 
-std::string temp_path(const std::string& name) { return testing::temp_path("predict", name); }
+std::string predict_path(const std::string& name) { return testing::temp_path("predict", name); }
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -31,7 +31,7 @@ std::string slurp(const std::string& path) {
 void spit(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
 TEST(ModelFile, RoundTripAndEveryKindOfDamage) {
-  const std::string path = temp_path("m");
+  const std::string path = predict_path("m");
   PayloadWriter w;
   w.u64(42);
   w.f32(1.5f);
@@ -64,7 +64,7 @@ TEST(ModelFile, RoundTripAndEveryKindOfDamage) {
   EXPECT_NE(error_of(future).find("model format 9 is not supported"), std::string::npos);
   EXPECT_NE(error_of(good + "x").find("after the payload"), std::string::npos);
   EXPECT_NE(error_of("").find("not a hane model"), std::string::npos);
-  EXPECT_EQ(load_guesser(temp_path("missing")).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(load_guesser(predict_path("missing")).status().code(), absl::StatusCode::kNotFound);
   fs::remove(path);
 }
 
@@ -78,7 +78,7 @@ TEST(PatternTable, LearnsWhatIsPlayedAndSurvivesTheModelFile) {
   o.min_seen = 1;
   const PatternTable table = train_pattern_table(games, o);
   EXPECT_EQ(table.training["positions"], 80);
-  const std::string path = temp_path("table");
+  const std::string path = predict_path("table");
   ASSERT_TRUE(save_pattern_table(table, path).ok());
   auto loaded = load_guesser(path);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
@@ -122,7 +122,7 @@ TEST(PatternTable, LearnsWhatIsPlayedAndSurvivesTheModelFile) {
 }
 
 TEST(PatternTable, RefusesAModelOfAnotherFeatureVersion) {
-  const std::string path = temp_path("old");
+  const std::string path = predict_path("old");
   PayloadWriter w;
   ASSERT_TRUE(write_model_file(path, {{"kind", "pattern-table"}, {"feature_version", kPatternVersion + 1},
                                       {"pattern_shape", "diamond12"}}, w.bytes()).ok());

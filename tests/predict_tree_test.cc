@@ -25,11 +25,11 @@ using testing::games_from;
 namespace fs = std::filesystem;
 using testing::board_from_ascii;
 
-constexpr Color B = Color::kBlack;
-constexpr Color W = Color::kWhite;
+using testing::B;
+using testing::W;
 constexpr int in(TreeInput i) { return static_cast<int>(i); }
 
-std::string temp_path(const std::string& name) { return testing::temp_path("tree", name); }
+std::string tree_path(const std::string& name) { return testing::temp_path("tree", name); }
 
 TreeInputs inputs_of(const Position& p, Vertex v, TreeFeatureOptions o = {}) {
   TreeInputMaker maker(o);
@@ -396,7 +396,7 @@ TEST(TreeGrowth, LearnsTheCornerPointsAndMeasuresAsEvaluateDoes) {
   ASSERT_FALSE(r.curve.empty());
   EXPECT_EQ(r.curve.back().leaves, r.tree.num_leaves());
 
-  const std::string path = temp_path("corner");
+  const std::string path = tree_path("corner");
   ASSERT_TRUE(save_tree(r.tree, path).ok());
   auto loaded = load_guesser(path);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
@@ -510,7 +510,7 @@ TEST(TreeModel, RoundTrip) {
   t.features.ladders = false;
   t.training = {{"games", 3}};
   t.validation_curve = nlohmann::json::array({{{"leaves", 1}, {"top1", 0.1}}});
-  const std::string path = temp_path("round");
+  const std::string path = tree_path("round");
   ASSERT_TRUE(save_tree(t, path).ok());
   auto file = read_model_file(path);
   ASSERT_TRUE(file.ok()) << file.status();
@@ -547,7 +547,7 @@ struct Payload {
 };
 
 TEST(TreeModel, RefusesDamage) {
-  const std::string path = temp_path("damage");
+  const std::string path = tree_path("damage");
   ASSERT_TRUE(save_tree(small_tree(), path).ok());
   const ModelFile good = *read_model_file(path);
   auto error_of = [&](const nlohmann::json& header, const std::string& payload) {

@@ -87,7 +87,7 @@ TEST(Search, FindsTheVitalPointOfAStraightThreeForBothColours) {
 
 // The same corner with a White stone at C7 in atari (its last liberty B7): capturing it gives
 // Black two eyes; any other move lets White connect at B7 and kill.
-constexpr std::string_view kCapture = R"(
+constexpr std::string_view kCaptureToLive = R"(
   . . O X O . O
   X X X X O O O
   O O O O O . O
@@ -97,7 +97,7 @@ constexpr std::string_view kCapture = R"(
   O O O O . O O)";
 
 TEST(Search, CapturesToLive) {
-  Game g = game_from_ascii(kCapture, {.komi = -40.5}, Color::kBlack);
+  Game g = game_from_ascii(kCaptureToLive, {.komi = -40.5}, Color::kBlack);
   auto s = make_search();
   const SearchResult r = s->search(g, Color::kBlack, playouts(2000));
   ASSERT_EQ(to_gtp(r.move, 7), "B7");

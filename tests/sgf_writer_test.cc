@@ -11,7 +11,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-GameRecord read_ok(std::string_view text) {
+GameRecord parse_ok(std::string_view text) {
   absl::StatusOr<GameRecord> r = read_game(text);
   EXPECT_TRUE(r.ok()) << r.status() << "\n" << text;
   return r.ok() ? *std::move(r) : GameRecord{};
@@ -19,9 +19,9 @@ GameRecord read_ok(std::string_view text) {
 
 // read -> write -> read gives the same record (but for warnings and skipped variations).
 void expect_round_trip(std::string_view text) {
-  GameRecord first = read_ok(text);
+  GameRecord first = parse_ok(text);
   const std::string written = write_sgf(first);
-  GameRecord second = read_ok(written);
+  GameRecord second = parse_ok(written);
   first.warnings.clear();
   second.warnings.clear();
   first.num_variations = second.num_variations = 0;
@@ -54,7 +54,7 @@ TEST(SgfWriterTest, EscapesBracketsAndBackslashes) {
   const std::string text = write_sgf(r);
   EXPECT_THAT(text, HasSubstr(R"(PB[a\]b\\c])"));
   EXPECT_THAT(text, HasSubstr(R"(C[see \] here])"));
-  EXPECT_EQ(read_ok(text).black_name, "a]b\\c");
+  EXPECT_EQ(parse_ok(text).black_name, "a]b\\c");
 }
 
 TEST(SgfWriterTest, OmitsEmptyFieldsAndInferablePlayer) {
@@ -66,7 +66,7 @@ TEST(SgfWriterTest, OmitsEmptyFieldsAndInferablePlayer) {
   EXPECT_THAT(text, Not(HasSubstr("HA[")));
   r.to_play = Color::kWhite;  // not what the moves imply: must be written
   EXPECT_THAT(write_sgf(r), HasSubstr("PL[W]"));
-  EXPECT_EQ(read_ok(write_sgf(r)).to_play, Color::kWhite);
+  EXPECT_EQ(parse_ok(write_sgf(r)).to_play, Color::kWhite);
 }
 
 TEST(SgfWriterTest, RoundTripGameInfoAndText) {
@@ -79,7 +79,7 @@ TEST(SgfWriterTest, RoundTripGameInfoAndText) {
 TEST(SgfWriterTest, RoundTripCharsetsAreWrittenAsUtf8) {
   expect_round_trip("(;CA[GB2312]PB[\xC0\xEE\xB2\xFD]PW[\xFF];B[aa])");
   expect_round_trip("(;PB[M\xFCller];B[aa])");
-  EXPECT_THAT(write_sgf(read_ok("(;CA[latin1]PB[M\xFCller])")), HasSubstr("PB[M\u00fcller]"));
+  EXPECT_THAT(write_sgf(parse_ok("(;CA[latin1]PB[M\xFCller])")), HasSubstr("PB[M\u00fcller]"));
 }
 
 TEST(SgfWriterTest, RoundTripSetupAndEvents) {
@@ -100,9 +100,9 @@ TEST(SgfWriterTest, RoundTripKomi) {
 }
 
 TEST(SgfWriterTest, RoundTripOfWrittenRecordIsStable) {
-  const GameRecord r = read_ok("(;SZ[13]AB[cc]AW[dd];B[ee];AE[cc];W[ff])");
+  const GameRecord r = parse_ok("(;SZ[13]AB[cc]AW[dd];B[ee];AE[cc];W[ff])");
   const std::string once = write_sgf(r);
-  EXPECT_EQ(write_sgf(read_ok(once)), once);
+  EXPECT_EQ(write_sgf(parse_ok(once)), once);
 }
 
 }  // namespace

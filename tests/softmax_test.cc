@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "answering_games.h"
 #include "corpus_games.h"
 #include "test_files.h"
 #include "eval/evaluate.h"
@@ -27,10 +28,10 @@ using testing::games_from;
 namespace fs = std::filesystem;
 using testing::board_from_ascii;
 
-constexpr Color B = Color::kBlack;
-constexpr Color W = Color::kWhite;
+using testing::B;
+using testing::W;
 
-std::string temp_path(const std::string& name) { return testing::temp_path("softmax", name); }
+std::string softmax_path(const std::string& name) { return testing::temp_path("softmax", name); }
 
 CandidateFeatures features_at(FeatureSet set, const Board& b, Color c, Vertex v, Vertex last = Vertex::none(),
                               Vertex second_last = Vertex::none()) {
@@ -405,34 +406,10 @@ TEST(SoftmaxTrain, CacheGroupsIdenticalCandidates) {
 
 // --- Training end to end, model files -----------------------------------------------------------
 
-// Games in which White always answers directly below Black's move: the model must learn to
-// answer next to the previous move.
-std::vector<std::string> answering_games(Rng& rng, int n) {
-  std::vector<std::string> sgfs;
-  for (int g = 0; g < n; ++g) {
-    std::string sgf = "(;GM[1]SZ[9]";
-    std::vector<std::pair<int, int>> used;
-    for (int m = 0; m < 6; ++m) {
-      int x, y;
-      do {
-        x = static_cast<int>(rng.below(9));
-        y = static_cast<int>(rng.below(8));
-      } while (std::find(used.begin(), used.end(), std::pair{x, y}) != used.end() ||
-               std::find(used.begin(), used.end(), std::pair{x, y + 1}) != used.end());
-      used.push_back({x, y});
-      used.push_back({x, y + 1});
-      sgf += ";B[" + std::string(1, static_cast<char>('a' + x)) + static_cast<char>('a' + y) + "]";
-      sgf += ";W[" + std::string(1, static_cast<char>('a' + x)) + static_cast<char>('a' + y + 1) + "]";
-    }
-    sgfs.push_back(sgf + ")");
-  }
-  return sgfs;
-}
-
 TEST(SoftmaxTrain, LearnsToAnswerThePreviousMoveAndSurvivesTheModelFile) {
   Rng rng(5);
-  const std::vector<CorpusGame> train = games_from(answering_games(rng, 60));
-  const std::vector<CorpusGame> validation = games_from(answering_games(rng, 10), Split::kValidation);
+  const std::vector<CorpusGame> train = games_from(testing::answering_below_games(rng, 60));
+  const std::vector<CorpusGame> validation = games_from(testing::answering_below_games(rng, 10), Split::kValidation);
   SoftmaxTrainOptions o;
   o.progress = false;
   o.min_count = 1;
@@ -447,7 +424,7 @@ TEST(SoftmaxTrain, LearnsToAnswerThePreviousMoveAndSurvivesTheModelFile) {
   EXPECT_EQ(model.training["positions_cached"], 60 * 12);
   EXPECT_GT(model.fixed[fixed_feature::kNeighbourOrth], 0.5f);
 
-  const std::string path = temp_path("answer");
+  const std::string path = softmax_path("answer");
   ASSERT_TRUE(save_softmax_model(model, path).ok());
   auto loaded = load_guesser(path);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
@@ -481,8 +458,8 @@ TEST(SoftmaxTrain, LearnsToAnswerThePreviousMoveAndSurvivesTheModelFile) {
 // on the number of shards.
 TEST(SoftmaxTrain, SameModelForAnyNumberOfThreads) {
   Rng rng(7);
-  const std::vector<CorpusGame> train = games_from(answering_games(rng, 40));
-  const std::vector<CorpusGame> validation = games_from(answering_games(rng, 6), Split::kValidation);
+  const std::vector<CorpusGame> train = games_from(testing::answering_below_games(rng, 40));
+  const std::vector<CorpusGame> validation = games_from(testing::answering_below_games(rng, 6), Split::kValidation);
   auto weights = [&](int threads, int shards) {
     SoftmaxTrainOptions o;
     o.progress = false;
@@ -518,7 +495,7 @@ SoftmaxModel small_model() {
 
 TEST(SoftmaxModelFile, RoundTrip) {
   const SoftmaxModel m = small_model();
-  const std::string path = temp_path("round");
+  const std::string path = softmax_path("round");
   ASSERT_TRUE(save_softmax_model(m, path).ok());
   auto file = read_model_file(path);
   ASSERT_TRUE(file.ok());
@@ -536,7 +513,7 @@ TEST(SoftmaxModelFile, RoundTrip) {
 }
 
 TEST(SoftmaxModelFile, CorruptFilesAreRefusedWithAReason) {
-  const std::string path = temp_path("corrupt");
+  const std::string path = softmax_path("corrupt");
   auto error_of = [&](const nlohmann::json& header, const std::string& payload) {
     EXPECT_TRUE(write_model_file(path, header, payload).ok());
     auto g = load_guesser(path);

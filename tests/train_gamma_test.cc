@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "answering_games.h"
 #include "corpus_games.h"
 #include "go/random.h"
 #include "go_fixtures.h"
@@ -22,33 +23,11 @@ namespace {
 
 using testing::games_from;
 
-// Games in which White always answers directly below Black's move.
-std::vector<std::string> answering_games(Rng& rng, int n) {
-  std::vector<std::string> sgfs;
-  for (int g = 0; g < n; ++g) {
-    std::string sgf = "(;GM[1]SZ[9]";
-    std::vector<std::pair<int, int>> used;
-    for (int m = 0; m < 6; ++m) {
-      int x, y;
-      do {
-        x = static_cast<int>(rng.below(9));
-        y = static_cast<int>(rng.below(8));
-      } while (std::find(used.begin(), used.end(), std::pair{x, y}) != used.end() ||
-               std::find(used.begin(), used.end(), std::pair{x, y + 1}) != used.end());
-      used.push_back({x, y});
-      used.push_back({x, y + 1});
-      sgf += ";B[" + std::string(1, static_cast<char>('a' + x)) + static_cast<char>('a' + y) + "]";
-      sgf += ";W[" + std::string(1, static_cast<char>('a' + x)) + static_cast<char>('a' + y + 1) + "]";
-    }
-    sgfs.push_back(sgf + ")");
-  }
-  return sgfs;
-}
 
 TEST(GammaTrain, LikelihoodRisesAndTheModelRoundTrips) {
   Rng rng(5);
-  const std::vector<CorpusGame> train = games_from(answering_games(rng, 60));
-  const std::vector<CorpusGame> validation = games_from(answering_games(rng, 10), Split::kValidation, 1000);
+  const std::vector<CorpusGame> train = games_from(testing::answering_below_games(rng, 60));
+  const std::vector<CorpusGame> validation = games_from(testing::answering_below_games(rng, 10), Split::kValidation, 1000);
   GammaTrainOptions o;
   o.progress = false;
   o.min_count = 1;
