@@ -12,11 +12,12 @@
 namespace hane::cluster {
 namespace {
 
-bool g_started = false;  // MPI_Init was called by init()
 int g_rank = 0;
 int g_size = 1;
 
 #ifdef HANE_WITH_MPI
+bool g_started = false;  // MPI_Init was called by init()
+
 bool launched_by_mpi() {
   for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK", "MPI_LOCALNRANKS"}) {
     if (std::getenv(v)) return true;
@@ -104,14 +105,14 @@ void allreduce_int64(std::span<int64_t> values, MPI_Op op) {
 }  // namespace
 #endif
 
-void allreduce_sum(std::span<int64_t> values) {
+void allreduce_sum([[maybe_unused]] std::span<int64_t> values) {
   if (g_size == 1) return;
 #ifdef HANE_WITH_MPI
   allreduce_int64(values, MPI_SUM);
 #endif
 }
 
-void allreduce_max(std::span<int64_t> values) {
+void allreduce_max([[maybe_unused]] std::span<int64_t> values) {
   if (g_size == 1) return;
 #ifdef HANE_WITH_MPI
   allreduce_int64(values, MPI_MAX);
@@ -175,7 +176,7 @@ std::vector<std::string> allgather(const std::string& bytes) {
   return {bytes};
 }
 
-void broadcast(std::string& bytes) {
+void broadcast([[maybe_unused]] std::string& bytes) {
   if (g_size == 1) return;
 #ifdef HANE_WITH_MPI
   int64_t n = static_cast<int64_t>(bytes.size());
