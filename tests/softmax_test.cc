@@ -311,9 +311,8 @@ TEST(SoftmaxFeatures, Radius3KeyIsInvariantUnderSymmetries) {
 
 // --- Loss, gradient, cache ------------------------------------------------------------------------
 
-// A cache of random positions over `num_features` features.
-PositionCache random_cache(Rng& rng, int positions, int num_features) {
-  PositionCache cache(4);  // a few fixed features, packed
+// Adds random positions over `num_features` features to `cache`.
+void add_random_positions(PositionCache& cache, Rng& rng, int positions, int num_features) {
   for (int p = 0; p < positions; ++p) {
     const int n = 2 + static_cast<int>(rng.below(12));
     std::vector<uint32_t> ids, offsets{0};
@@ -335,6 +334,12 @@ PositionCache random_cache(Rng& rng, int positions, int num_features) {
     }
     cache.add(ids, offsets, static_cast<int>(rng.below(n)));
   }
+}
+
+// A cache of random positions over `num_features` features.
+PositionCache random_cache(Rng& rng, int positions, int num_features) {
+  PositionCache cache(4);  // a few fixed features, packed
+  add_random_positions(cache, rng, positions, num_features);
   return cache;
 }
 
@@ -404,6 +409,53 @@ TEST(SoftmaxTrain, CacheGroupsIdenticalCandidates) {
   EXPECT_NEAR(s.top1, 0.5, 1e-9);  // tied with its twin
 }
 
+// The cache in a file holds what the cache in memory holds, across its blocks (the first is
+// 256 KB: 30,000 positions fill several), after moves, and its file is never seen in the directory.
+TEST(SoftmaxTrain, CacheOnDiskHoldsWhatTheCacheInMemoryHolds) {
+  const fs::path dir = testing::temp_path("softmax", "spill");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  constexpr int kPositions = 30'000, kFeatures = 5'000;
+  Rng a(21), b(21);
+  PositionCache memory(4), moved(4, dir.string());
+  add_random_positions(memory, a, kPositions, kFeatures);
+  add_random_positions(moved, b, kPositions, kFeatures);
+  EXPECT_FALSE(memory.spilled());
+  EXPECT_TRUE(moved.spilled());
+  EXPECT_TRUE(fs::is_empty(dir));  // unlinked at once
+  PositionCache disk(std::move(moved));
+  PositionCache other(4);
+  other = std::move(disk);  // move-assigned over a cache in memory
+  ASSERT_EQ(other.size(), memory.size());
+  ASSERT_TRUE(other.spilled());
+  other.prefetch(0, 10);
+  other.prefetch(100, kPositions);  // across blocks
+  other.prefetch(kPositions, kPositions + 5);  // past the end: nothing
+  Eigen::VectorXf w(kFeatures);
+  for (int f = 0; f < kFeatures; ++f) w[f] = static_cast<float>(a.uniform() - 0.5);
+  for (size_t i = 0; i < memory.size(); i += 97) {
+    int pm = -1, pd = -2;
+    const auto cm = memory.classes(i, &pm), cd = other.classes(i, &pd);
+    ASSERT_EQ(pm, pd) << i;
+    ASSERT_EQ(cm.size(), cd.size()) << i;
+    for (size_t c = 0; c < cm.size(); ++c) {
+      EXPECT_EQ(cm[c].count, cd[c].count);
+      EXPECT_EQ(cm[c].ids, cd[c].ids);
+    }
+    EXPECT_EQ(position_loss(memory.position(i), w, nullptr, 0).loss, position_loss(other.position(i), w, nullptr, 0).loss);
+  }
+  fs::remove_all(dir);
+}
+
+TEST(SoftmaxTrain, CacheOnDiskNamesADirectoryItCannotUse) {
+  try {
+    PositionCache cache(4, "/nonexistent-hane-dir/cache");
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent-hane-dir/cache"), std::string::npos) << e.what();
+  }
+}
+
 // --- Training end to end, model files -----------------------------------------------------------
 
 TEST(SoftmaxTrain, LearnsToAnswerThePreviousMoveAndSurvivesTheModelFile) {
@@ -460,8 +512,9 @@ TEST(SoftmaxTrain, SameModelForAnyNumberOfThreads) {
   Rng rng(7);
   const std::vector<CorpusGame> train = games_from(testing::answering_below_games(rng, 40));
   const std::vector<CorpusGame> validation = games_from(testing::answering_below_games(rng, 6), Split::kValidation);
-  auto weights = [&](int threads, int shards) {
+  auto weights = [&](int threads, int shards, const std::string& cache_dir) {
     SoftmaxTrainOptions o;
+    o.cache_dir = cache_dir;
     o.progress = false;
     o.min_count = 1;
     o.max_epochs = 2;
@@ -477,9 +530,21 @@ TEST(SoftmaxTrain, SameModelForAnyNumberOfThreads) {
     }
     return w;
   };
-  const std::vector<float> one = weights(1, 5);
-  EXPECT_EQ(one, weights(3, 5));  // bit for bit
-  EXPECT_NE(one, weights(1, 2));  // another shard count sums in another order
+  const std::vector<float> one = weights(1, 5, "");
+  EXPECT_EQ(one, weights(3, 5, ""));  // bit for bit
+  EXPECT_NE(one, weights(1, 2, ""));  // another shard count sums in another order
+  // With the cache on disk the order is shuffled in windows: another model, but again the same
+  // for any number of threads, and it learns what the one in memory learns.
+  const fs::path dir = testing::temp_path("softmax", "spill-train");
+  fs::create_directories(dir);
+  const std::vector<float> disk = weights(1, 5, dir.string());
+  EXPECT_EQ(disk, weights(3, 5, dir.string()));
+  EXPECT_TRUE(fs::is_empty(dir));
+  fs::remove_all(dir);
+  EXPECT_NE(disk, one);
+  EXPECT_EQ(disk.size(), one.size());
+  EXPECT_GT(disk[fixed_feature::kNeighbourOrth], 0.0f);
+  EXPECT_GT(one[fixed_feature::kNeighbourOrth], 0.0f);
 }
 
 SoftmaxModel small_model() {

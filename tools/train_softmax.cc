@@ -45,6 +45,9 @@ void train(SoftmaxFlags& f) {
     tree_from = {{"file", std::filesystem::path(f.tree).filename().string()},
                  {"payload_fnv64", file->header.value("payload_fnv64", "")}};
   }
+  if (std::error_code ec; !f.train.cache_dir.empty() && !std::filesystem::is_directory(f.train.cache_dir, ec)) {
+    throw UsageError("--cache-dir " + f.train.cache_dir + ": no such directory");
+  }
   // Train and validation games are both needed: read every split and keep those two.
   if (f.corpus.options().split != Split::kTrain) {
     throw UsageError("hane train softmax trains on --split train (and validates on the validation split)");
@@ -172,9 +175,13 @@ void add_train_softmax_command(CLI::App* train_app) {
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   cmd->add_option("--l2", o.l2, "L2 regularisation strength")->check(non_negative_number())->capture_default_str();
-  cmd->add_option("--memory-gb", o.memory_gb, "Memory for the cached positions (training positions are sampled to fit)")
+  cmd->add_option("--memory-gb", o.memory_gb, "Memory for the cached positions, GB (or disk, with --cache-dir; training positions are sampled to fit)")
       ->check(positive_number())
       ->capture_default_str();
+  cmd->add_option("--cache-dir", o.cache_dir,
+                  "Cache the training positions in a file of this directory (deleted when done), mapped into memory, "
+                  "not in memory: --memory-gb then bounds the file, and the kernel keeps in RAM what fits; each epoch "
+                  "reads it in windows of about 262,000 positions, shuffled among themselves");
   cmd->add_option("--max-positions", o.max_positions, "Cache at most about this many training positions (0: budget)")
       ->check(non_negative_number())
       ->capture_default_str();

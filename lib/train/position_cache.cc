@@ -1,13 +1,114 @@
 #include "train/position_cache.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 namespace hane {
 
+struct PositionCache::Spill {
+  std::string dir;
+  int fd = -1;
+  size_t bytes = 0;  // of the file
+  ~Spill() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
 PositionCache::PositionCache(uint32_t num_fixed) : num_fixed_(num_fixed) {
   if (num_fixed > 256) throw std::invalid_argument("PositionCache: at most 256 fixed features");
+}
+
+PositionCache::PositionCache(uint32_t num_fixed, const std::string& spill_dir) : PositionCache(num_fixed) {
+  auto spill = std::make_unique<Spill>();
+  spill->dir = spill_dir;
+  std::string path = spill_dir + "/hane-position-cache-XXXXXX";
+  spill->fd = ::mkstemp(path.data());
+  if (spill->fd < 0) {
+    throw std::runtime_error("position cache: cannot make a file in " + spill_dir + ": " + std::strerror(errno));
+  }
+  ::unlink(path.c_str());  // the file lives as long as the descriptor
+  spill_ = std::move(spill);
+}
+
+PositionCache::PositionCache(PositionCache&& o) noexcept { *this = std::move(o); }
+
+PositionCache& PositionCache::operator=(PositionCache&& o) noexcept {
+  if (this == &o) return *this;
+  release();
+  num_fixed_ = o.num_fixed_;
+  spill_ = std::move(o.spill_);
+  blocks_ = std::exchange(o.blocks_, {});
+  block_starts_ = std::exchange(o.block_starts_, {});
+  block_words_ = std::exchange(o.block_words_, 0);
+  block_used_ = std::exchange(o.block_used_, 0);
+  allocated_words_ = std::exchange(o.allocated_words_, 0);
+  positions_ = std::exchange(o.positions_, {});
+  return *this;
+}
+
+PositionCache::~PositionCache() { release(); }
+
+void PositionCache::release() {
+  for (const Block& b : blocks_) {
+    if (spill_) {
+      ::munmap(b.data, b.words * 4);
+    } else {
+      delete[] b.data;
+    }
+  }
+  blocks_.clear();
+  spill_.reset();
+}
+
+uint32_t* PositionCache::new_block(size_t words) {
+  uint32_t* data = nullptr;
+  if (!spill_) {
+    data = new uint32_t[words];
+  } else {
+    // Block sizes are multiples of 256 KB, so every block starts on a page. The disk space is
+    // taken now (posix_fallocate), so a full disk is an error here, not a SIGBUS on a write.
+    const size_t bytes = words * 4;
+    if (int err = ::posix_fallocate(spill_->fd, static_cast<off_t>(spill_->bytes), static_cast<off_t>(bytes)); err != 0) {
+      throw std::runtime_error("position cache: cannot grow its file in " + spill_->dir + " to " +
+                               std::to_string((spill_->bytes + bytes) >> 20) + " MB: " + std::strerror(err));
+    }
+    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, spill_->fd, static_cast<off_t>(spill_->bytes));
+    if (p == MAP_FAILED) {
+      throw std::runtime_error("position cache: cannot map its file in " + spill_->dir + ": " + std::strerror(errno));
+    }
+    spill_->bytes += bytes;
+    data = static_cast<uint32_t*>(p);
+  }
+  blocks_.push_back({data, words});
+  block_starts_.push_back(positions_.size());
+  return data;
+}
+
+void PositionCache::prefetch(size_t first, size_t last) const {
+  last = std::min(last, positions_.size());
+  if (!spill_ || first >= last) return;
+  // The blocks from the one holding `first` to the one holding `last - 1`.
+  size_t b = static_cast<size_t>(std::upper_bound(block_starts_.begin(), block_starts_.end(), first) - block_starts_.begin()) - 1;
+  uint32_t sum = 0;
+  for (; b < blocks_.size() && block_starts_[b] < last; ++b) {
+    const Block& block = blocks_[b];
+    const size_t next = b + 1 < blocks_.size() ? block_starts_[b + 1] : positions_.size();
+    const uint32_t* from = first > block_starts_[b] ? positions_[first] : block.data;
+    const uint32_t* to = last < next ? positions_[last] : block.data + (b + 1 < blocks_.size() ? block.words : block_used_);
+    // Whole pages: madvise wants a page-aligned start.
+    const uintptr_t page = 4096;
+    const uintptr_t start = reinterpret_cast<uintptr_t>(from) & ~(page - 1);
+    ::madvise(reinterpret_cast<void*>(start), reinterpret_cast<uintptr_t>(to) - start, MADV_WILLNEED);
+    for (uintptr_t a = start; a < reinterpret_cast<uintptr_t>(to); a += page) sum += *reinterpret_cast<const volatile uint32_t*>(a);
+  }
+  asm volatile("" : : "r"(sum));
 }
 
 void PositionCache::add(std::span<uint32_t> ids, std::span<const uint32_t> offsets, int played) {
@@ -59,12 +160,14 @@ void PositionCache::add(std::span<uint32_t> ids, std::span<const uint32_t> offse
   // Into the current block, or a new one: blocks are never reallocated, so positions stay put.
   // Blocks double from 256 KB up to 64 MB, so that many small caches (one per shard) stay small.
   if (blocks_.empty() || block_used_ + out.size() > block_words_) {
-    block_words_ = std::max(out.size(), blocks_.empty() ? kFirstBlockWords : std::min(kBlockWords, 2 * block_words_));
-    blocks_.push_back(std::make_unique_for_overwrite<uint32_t[]>(block_words_));
+    // A multiple of the first block's size (256 KB), so that mapped blocks start on pages.
+    const size_t need = (out.size() + kFirstBlockWords - 1) / kFirstBlockWords * kFirstBlockWords;
+    block_words_ = std::max(need, blocks_.empty() ? kFirstBlockWords : std::min(kBlockWords, 2 * block_words_));
+    new_block(block_words_);
     allocated_words_ += block_words_;
     block_used_ = 0;
   }
-  uint32_t* dst = blocks_.back().get() + block_used_;
+  uint32_t* dst = blocks_.back().data + block_used_;
   std::copy(out.begin(), out.end(), dst);
   block_used_ += out.size();
   positions_.push_back(dst);

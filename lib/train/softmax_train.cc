@@ -221,9 +221,17 @@ struct Caches {
 // Extracts the sampled positions of this rank's shards of `games` into `caches` with ids from `dict`.
 void extract(const Shards& shards, const std::vector<std::vector<const CorpusGame*>>& games, const FeatureSource& src,
              const Sampler& sampler, const Dictionary& dict, int threads, const std::string& what, bool progress,
-             Caches& caches) {
+             const std::string& spill_dir, Caches& caches) {
   caches.shards.clear();
-  for (int k = 0; k < shards.count; ++k) caches.shards.emplace_back(static_cast<uint32_t>(dict.num_fixed));
+  for (int k = 0; k < shards.count; ++k) {
+    // Only this rank's shards hold positions: the others need no file.
+    const bool mine = std::find(shards.mine.begin(), shards.mine.end(), k) != shards.mine.end();
+    if (spill_dir.empty() || !mine) {
+      caches.shards.emplace_back(static_cast<uint32_t>(dict.num_fixed));
+    } else {
+      caches.shards.emplace_back(static_cast<uint32_t>(dict.num_fixed), spill_dir);
+    }
+  }
   std::vector<PositionFeatures> pfs(threads);
   std::vector<std::vector<uint32_t>> ids(threads), offsets(threads);
   parallel_games(shards, games, threads, what, progress, [&](int t, int k, const CorpusGame& game) {
@@ -480,6 +488,64 @@ struct Training {
 };
 
 // Step 4: epochs of lazy Adam from the weights `start`, towards which the L2 penalty pulls.
+// Runs of consecutive positions of a shard, the units the windowed order shuffles.
+struct Run {
+  uint32_t shard = 0, first = 0, last = 0;
+};
+constexpr uint32_t kRunPositions = 4096;
+constexpr size_t kWindowRuns = 64;
+
+std::vector<Run> position_runs(const std::vector<int64_t>& sizes) {
+  std::vector<Run> runs;
+  for (size_t k = 0; k < sizes.size(); ++k) {
+    for (int64_t i = 0; i < sizes[k]; i += kRunPositions) {
+      runs.push_back({static_cast<uint32_t>(k), static_cast<uint32_t>(i),
+                      static_cast<uint32_t>(std::min<int64_t>(sizes[k], i + kRunPositions))});
+    }
+  }
+  return runs;
+}
+
+// The windowed order (softmax_train.h): `runs` shuffled, then the positions of each window of
+// kWindowRuns runs shuffled among themselves, into `order`. Returns where each window starts in
+// `order`, and its end last.
+std::vector<size_t> windowed_order(std::vector<Run>& runs, Rng& rng, std::vector<std::pair<uint32_t, uint32_t>>& order) {
+  for (size_t i = runs.size(); i > 1; --i) std::swap(runs[i - 1], runs[rng.below(static_cast<uint32_t>(i))]);
+  order.clear();
+  std::vector<size_t> starts;
+  for (size_t r = 0; r < runs.size(); r += kWindowRuns) {
+    const size_t first = order.size();
+    starts.push_back(first);
+    for (size_t j = r; j < std::min(runs.size(), r + kWindowRuns); ++j) {
+      for (uint32_t i = runs[j].first; i < runs[j].last; ++i) order.emplace_back(runs[j].shard, i);
+    }
+    for (size_t i = order.size() - first; i > 1; --i) {
+      std::swap(order[first + i - 1], order[first + rng.below(static_cast<uint32_t>(i))]);
+    }
+  }
+  starts.push_back(order.size());
+  return starts;
+}
+
+// Reads window w of the windowed order from disk: each of its runs of this rank's shards.
+void prefetch_window(const Caches& cache, const std::vector<std::pair<uint32_t, uint32_t>>& order,
+                     const std::vector<size_t>& starts, size_t w, const std::vector<int>& mine) {
+  if (w + 1 >= starts.size()) return;
+  // The window's positions by shard: the runs are whole, so each shard's are a few intervals.
+  std::vector<std::vector<uint32_t>> by_shard(cache.shards.size());
+  for (size_t i = starts[w]; i < starts[w + 1]; ++i) by_shard[order[i].first].push_back(order[i].second);
+  for (int k : mine) {
+    std::vector<uint32_t>& idx = by_shard[k];
+    std::sort(idx.begin(), idx.end());
+    for (size_t a = 0; a < idx.size();) {
+      size_t b = a + 1;
+      while (b < idx.size() && idx[b] == idx[b - 1] + 1) ++b;
+      cache.shards[k].prefetch(idx[a], idx[b - 1] + size_t{1});
+      a = b;
+    }
+  }
+}
+
 // Each step's gradient: every shard's own (its positions of the batch in batch order, on the
 // thread that holds the shard), summed shard by shard on every rank; so every rank makes the
 // same step, whatever the numbers of threads and ranks. With validation positions the start
@@ -507,6 +573,9 @@ Training run_epochs(const Shards& shards, const Caches& train_cache, const Cache
     for (int64_t i = 0; i < train_cache.sizes[k]; ++i) order.emplace_back(k, static_cast<uint32_t>(i));
   }
   const size_t per_epoch = std::max<size_t>(1, static_cast<size_t>(o.epoch_fraction * order.size()));
+  const bool windows = !o.cache_dir.empty();
+  std::vector<Run> runs = position_runs(train_cache.sizes);
+  std::vector<size_t> window_starts;  // in `order`, with the order's end last
 
   double best_metric = -1e300;
   if (val_cache.total > 0) {
@@ -519,7 +588,13 @@ Training run_epochs(const Shards& shards, const Caches& train_cache, const Cache
   int bad_epochs = 0;
   for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
     const auto epoch_start = Clock::now();
-    for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(static_cast<uint32_t>(i))]);
+    if (windows) {
+      window_starts = windowed_order(runs, rng, order);
+      prefetch_window(train_cache, order, window_starts, 0, shards.mine);
+    } else {
+      for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(static_cast<uint32_t>(i))]);
+    }
+    size_t next_window = 1;
     const size_t num_batches = (per_epoch + o.batch_size - 1) / o.batch_size;
     std::fill(shard_loss.begin(), shard_loss.end(), 0.0);
     Progress line("epoch " + std::to_string(epoch), "positions", static_cast<int64_t>(per_epoch));
@@ -542,6 +617,11 @@ Training run_epochs(const Shards& shards, const Caches& train_cache, const Cache
       v(merged) = v_new.matrix();
       total.clear();
       ++batch;
+      // The next batch's window(s), read from disk before it starts.
+      while (windows && next_window + 1 < window_starts.size() &&
+             window_starts[next_window] < std::min(per_epoch, (batch + 1) * o.batch_size)) {
+        prefetch_window(train_cache, order, window_starts, next_window++, shards.mine);
+      }
       if (o.progress) line.update(static_cast<int64_t>(std::min(per_epoch, batch * o.batch_size)));
     };
     std::barrier sync(threads, update);
@@ -646,6 +726,7 @@ nlohmann::json training_report(const SoftmaxTrainOptions& o, int threads, size_t
         {"beta2", o.beta2},
         {"l2", o.l2},
         {"memory_gb", o.memory_gb},
+        {"cache_on_disk", !o.cache_dir.empty()},
         {"max_positions", o.max_positions},
         {"validation_positions", o.validation_positions},
         {"epoch_fraction", o.epoch_fraction},
@@ -704,11 +785,13 @@ Trained train(const std::vector<CorpusGame>& train, const std::vector<CorpusGame
 
   // 3. Cache the positions.
   Caches train_cache, val_cache;
-  extract(shards, shards.train, src, plan.train, dict, threads, "caching training positions", o.progress, train_cache);
-  extract(shards, shards.validation, src, plan.validation, dict, threads, "caching validation positions", o.progress,
+  extract(shards, shards.train, src, plan.train, dict, threads, "caching training positions", o.progress, o.cache_dir,
+          train_cache);
+  extract(shards, shards.validation, src, plan.validation, dict, threads, "caching validation positions", o.progress, {},
           val_cache);
-  note("cached %s training positions (%.2f GB) and %s validation positions (%.2f GB) in %.0f s%s\n",
-       with_thousands(train_cache.total).c_str(), train_cache.bytes / 1e9, with_thousands(val_cache.total).c_str(),
+  note("cached %s training positions (%.2f GB%s) and %s validation positions (%.2f GB) in %.0f s%s\n",
+       with_thousands(train_cache.total).c_str(), train_cache.bytes / 1e9,
+       o.cache_dir.empty() ? "" : (", on disk in " + o.cache_dir).c_str(), with_thousands(val_cache.total).c_str(),
        val_cache.bytes / 1e9, seconds_since(start), cluster::size() > 1 ? " (GB: on this rank)" : "");
   if (train_cache.total == 0) throw std::runtime_error("no training positions");
 

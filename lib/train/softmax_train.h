@@ -24,7 +24,12 @@
 // 0.7 KB with the rollout features (~250 legal moves in ~60 classes) and 4 KB with the tree
 // features (most moves distinct), so a 3 GB budget holds about 3.9 million and 0.65 million of
 // the 6.4 million KGS training positions. Epochs then only do arithmetic (Eigen vectors for the weights and
-// moments, Eigen arrays for each position's scores). Before the first epoch and after each the
+// moments, Eigen arrays for each position's scores). An epoch visits the positions in a fresh
+// random order; with the cache on disk (cache_dir) the order is shuffled in windows instead, so
+// that the disk is read in long runs: the positions fall into runs of 4,096 consecutive ones of a
+// shard, the runs are shuffled, and the positions of every 64 runs in a row (a window, about
+// 1.3 GB with the tree features) are shuffled among themselves; each window is read from disk
+// before its first batch. Before the first epoch and after each the
 // validation positions give top-1 (ties shared as in evaluate.h) and mean log-likelihood; the
 // best epoch's weights are kept (the start's if no epoch beats it), the step size is multiplied
 // by lr_decay after an epoch without improvement, and training stops after `patience` such
@@ -64,6 +69,10 @@ struct SoftmaxTrainOptions {
   double l2 = 1e-5;
   /// Memory for the cached training positions, in GB; positions are sampled to fit.
   double memory_gb = 3.0;
+  /// If not empty, the training positions are cached in files of this directory, mapped into
+  /// memory (train/position_cache.h), not in memory: memory_gb then bounds the files, and the
+  /// kernel keeps in RAM what fits. Each epoch then reads the cache in windows (see below).
+  std::string cache_dir;
   /// If > 0, cache at most about this many training positions (sampled).
   int64_t max_positions = 0;
   /// Validation positions cached (sampled from the validation games).
