@@ -487,7 +487,6 @@ struct Training {
   size_t bytes_sent = 0;  // by this rank, over all steps
 };
 
-// Step 4: epochs of lazy Adam from the weights `start`, towards which the L2 penalty pulls.
 // Runs of consecutive positions of a shard, the units the windowed order shuffles.
 struct Run {
   uint32_t shard = 0, first = 0, last = 0;
@@ -546,6 +545,7 @@ void prefetch_window(const Caches& cache, const std::vector<std::pair<uint32_t, 
   }
 }
 
+// Step 4: epochs of lazy Adam from the weights `start`, towards which the L2 penalty pulls.
 // Each step's gradient: every shard's own (its positions of the batch in batch order, on the
 // thread that holds the shard), summed shard by shard on every rank; so every rank makes the
 // same step, whatever the numbers of threads and ranks. With validation positions the start
