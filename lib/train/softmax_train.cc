@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <span>
 #include <stdexcept>
 #include <thread>
 
@@ -505,11 +506,17 @@ std::vector<Run> position_runs(const std::vector<int64_t>& sizes) {
   return runs;
 }
 
-// The windowed order (softmax_train.h): `runs` shuffled, then the positions of each window of
-// kWindowRuns runs shuffled among themselves, into `order`. Returns where each window starts in
-// `order`, and its end last.
+// Fisher-Yates, from the back.
+template <class T>
+void shuffle(std::span<T> v, Rng& rng) {
+  for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(static_cast<uint32_t>(i))]);
+}
+
+// The windowed order (softmax_train.h): `runs` shuffled (window w is then runs[w * kWindowRuns,
+// (w + 1) * kWindowRuns)), then the positions of each window shuffled among themselves, into
+// `order`. Returns where each window starts in `order`, and its end last.
 std::vector<size_t> windowed_order(std::vector<Run>& runs, Rng& rng, std::vector<std::pair<uint32_t, uint32_t>>& order) {
-  for (size_t i = runs.size(); i > 1; --i) std::swap(runs[i - 1], runs[rng.below(static_cast<uint32_t>(i))]);
+  shuffle(std::span(runs), rng);
   order.clear();
   std::vector<size_t> starts;
   for (size_t r = 0; r < runs.size(); r += kWindowRuns) {
@@ -518,30 +525,17 @@ std::vector<size_t> windowed_order(std::vector<Run>& runs, Rng& rng, std::vector
     for (size_t j = r; j < std::min(runs.size(), r + kWindowRuns); ++j) {
       for (uint32_t i = runs[j].first; i < runs[j].last; ++i) order.emplace_back(runs[j].shard, i);
     }
-    for (size_t i = order.size() - first; i > 1; --i) {
-      std::swap(order[first + i - 1], order[first + rng.below(static_cast<uint32_t>(i))]);
-    }
+    shuffle(std::span(order).subspan(first), rng);
   }
   starts.push_back(order.size());
   return starts;
 }
 
-// Reads window w of the windowed order from disk: each of its runs of this rank's shards.
-void prefetch_window(const Caches& cache, const std::vector<std::pair<uint32_t, uint32_t>>& order,
-                     const std::vector<size_t>& starts, size_t w, const std::vector<int>& mine) {
-  if (w + 1 >= starts.size()) return;
-  // The window's positions by shard: the runs are whole, so each shard's are a few intervals.
-  std::vector<std::vector<uint32_t>> by_shard(cache.shards.size());
-  for (size_t i = starts[w]; i < starts[w + 1]; ++i) by_shard[order[i].first].push_back(order[i].second);
-  for (int k : mine) {
-    std::vector<uint32_t>& idx = by_shard[k];
-    std::sort(idx.begin(), idx.end());
-    for (size_t a = 0; a < idx.size();) {
-      size_t b = a + 1;
-      while (b < idx.size() && idx[b] == idx[b - 1] + 1) ++b;
-      cache.shards[k].prefetch(idx[a], idx[b - 1] + size_t{1});
-      a = b;
-    }
+// Reads window w of the windowed order from disk, run by run (the shards of other ranks hold
+// no positions: nothing to read there).
+void prefetch_window(const Caches& cache, const std::vector<Run>& runs, size_t w) {
+  for (size_t j = w * kWindowRuns; j < std::min(runs.size(), (w + 1) * kWindowRuns); ++j) {
+    cache.shards[runs[j].shard].prefetch(runs[j].first, runs[j].last);
   }
 }
 
@@ -590,9 +584,9 @@ Training run_epochs(const Shards& shards, const Caches& train_cache, const Cache
     const auto epoch_start = Clock::now();
     if (windows) {
       window_starts = windowed_order(runs, rng, order);
-      prefetch_window(train_cache, order, window_starts, 0, shards.mine);
+      prefetch_window(train_cache, runs, 0);
     } else {
-      for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(static_cast<uint32_t>(i))]);
+      shuffle(std::span(order), rng);
     }
     size_t next_window = 1;
     const size_t num_batches = (per_epoch + o.batch_size - 1) / o.batch_size;
@@ -620,7 +614,7 @@ Training run_epochs(const Shards& shards, const Caches& train_cache, const Cache
       // The next batch's window(s), read from disk before it starts.
       while (windows && next_window + 1 < window_starts.size() &&
              window_starts[next_window] < std::min(per_epoch, (batch + 1) * o.batch_size)) {
-        prefetch_window(train_cache, order, window_starts, next_window++, shards.mine);
+        prefetch_window(train_cache, runs, next_window++);
       }
       if (o.progress) line.update(static_cast<int64_t>(std::min(per_epoch, batch * o.batch_size)));
     };
