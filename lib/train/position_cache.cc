@@ -67,7 +67,7 @@ void PositionCache::release() {
   spill_.reset();
 }
 
-uint32_t* PositionCache::new_block(size_t words) {
+void PositionCache::new_block(size_t words) {
   uint32_t* data = nullptr;
   if (!spill_) {
     data = new uint32_t[words];
@@ -88,7 +88,6 @@ uint32_t* PositionCache::new_block(size_t words) {
   }
   blocks_.push_back({data, words});
   block_starts_.push_back(positions_.size());
-  return data;
 }
 
 void PositionCache::prefetch(size_t first, size_t last) const {
@@ -96,19 +95,17 @@ void PositionCache::prefetch(size_t first, size_t last) const {
   if (!spill_ || first >= last) return;
   // The blocks from the one holding `first` to the one holding `last - 1`.
   size_t b = static_cast<size_t>(std::upper_bound(block_starts_.begin(), block_starts_.end(), first) - block_starts_.begin()) - 1;
-  uint32_t sum = 0;
+  static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
   for (; b < blocks_.size() && block_starts_[b] < last; ++b) {
     const Block& block = blocks_[b];
     const size_t next = b + 1 < blocks_.size() ? block_starts_[b + 1] : positions_.size();
     const uint32_t* from = first > block_starts_[b] ? positions_[first] : block.data;
     const uint32_t* to = last < next ? positions_[last] : block.data + (b + 1 < blocks_.size() ? block.words : block_used_);
-    // Whole pages: madvise wants a page-aligned start.
-    const uintptr_t page = 4096;
+    // Whole pages: madvise wants a page-aligned start. The reads are volatile, so they stay.
     const uintptr_t start = reinterpret_cast<uintptr_t>(from) & ~(page - 1);
     ::madvise(reinterpret_cast<void*>(start), reinterpret_cast<uintptr_t>(to) - start, MADV_WILLNEED);
-    for (uintptr_t a = start; a < reinterpret_cast<uintptr_t>(to); a += page) sum += *reinterpret_cast<const volatile uint32_t*>(a);
+    for (uintptr_t a = start; a < reinterpret_cast<uintptr_t>(to); a += page) (void)*reinterpret_cast<const volatile uint32_t*>(a);
   }
-  asm volatile("" : : "r"(sum));
 }
 
 void PositionCache::add(std::span<uint32_t> ids, std::span<const uint32_t> offsets, int played) {

@@ -62,7 +62,7 @@ class PositionCache {
     uint32_t* data = nullptr;
     size_t words = 0;
   };
-  uint32_t* new_block(size_t words);
+  void new_block(size_t words);  // appends a block of `words` (in memory or in the file)
   void release();
 
   static constexpr size_t kFirstBlockWords = size_t{1} << 16;
