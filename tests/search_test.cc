@@ -85,6 +85,45 @@ TEST(Search, FindsTheVitalPointOfAStraightThreeForBothColours) {
   }
 }
 
+// Three open rows above a White wall that lives whatever happens (single eyes B3, F2, B1 and the
+// two-point eye D3-E3). With komi −10.5 Black wins only by owning all but a point of the open rows.
+constexpr std::string_view kOpenTopAndAnEye = R"(
+  . . . . . . .
+  . . . . . . .
+  . . . . . . .
+  O O O O O O O
+  O . O . . O O
+  O O O O O . O
+  O . O O O O O)";
+
+TEST(Search, CriticalityIsZeroInsideSettledGroundAndHighWhereTheGameIsDecided) {
+  // Komi −30.5: Black wins when it owns 10 of the 21 open points, about one playout in five.
+  Game g = game_from_ascii(kOpenTopAndAnEye, {.komi = -30.5}, Color::kBlack);
+  auto s = make_search();
+  const SearchResult r = s->search(g, Color::kBlack, playouts(4000));
+  int open_moves = 0;
+  for (const MoveStats& m : r.children) {
+    if (m.move.is_pass() || m.visits < 100) continue;
+    const std::string name = to_gtp(m.move, 7);
+    if (name == "D3" || name == "E3") {
+      // Inside White's eye: White's in every playout, whoever wins.
+      EXPECT_NEAR(m.criticality, 0, 1e-9) << name;
+    } else {
+      // In the open rows: Black keeps the point in the playouts it wins.
+      EXPECT_GT(m.criticality, 0.15) << name;
+      ++open_moves;
+    }
+  }
+  EXPECT_GE(open_moves, 3);
+  // With criticality in the selection the search still finds the vital point for both sides.
+  for (Color c : {Color::kBlack, Color::kWhite}) {
+    Game h = game_from_ascii(kVitalPoint, {.komi = -40.5}, c);
+    auto with = make_search({.criticality = 1.1, .criticality_min_visits = 100});
+    const SearchResult rc = with->search(h, c, playouts(2000));
+    EXPECT_EQ(to_gtp(rc.move, 7), "B7") << color_name(c);
+  }
+}
+
 // The same corner with a White stone at C7 in atari (its last liberty B7): capturing it gives
 // Black two eyes; any other move lets White connect at B7 and kill.
 constexpr std::string_view kCaptureToLive = R"(
@@ -591,6 +630,46 @@ TEST(SearchParts, PriorArithmetic) {
   EXPECT_FLOAT_EQ(child_prior(10, 40, -1, 1).visits, 10);
 }
 
+TEST(SearchParts, CriticalityArithmetic) {
+  using search_internal::point_criticality;
+  // The winner always owns the point, each side wins half: 1 − (0.25 + 0.25).
+  EXPECT_DOUBLE_EQ(point_criticality(0.5, 1, 0.5), 0.5);
+  EXPECT_DOUBLE_EQ(point_criticality(0.5, 0, 0.5), -0.5);  // the loser always owns it
+  // Owning and winning independent (Black wins 0.3, owns 0.6): the winner owns it
+  // 0.3 · 0.6 + 0.7 · 0.4 = 0.46 of the time, as chance predicts.
+  EXPECT_NEAR(point_criticality(0.3, 0.46, 0.6), 0, 1e-12);
+  // Black owns it always (secure territory): no covariance, whoever wins.
+  EXPECT_NEAR(point_criticality(0.8, 0.8, 1), 0, 1e-12);
+}
+
+TEST(SearchParts, RootCriticalityCountsOwnersAndWinners) {
+  // Four simulations through E5, worked by hand in half-points (own 2, neutral 1):
+  //   Black stone, Black wins:   winner 2, Black 2, Black's half-wins 2
+  //   White stone, White wins:   winner 2, Black 0, 0
+  //   White stone, Black wins:   winner 0, Black 0, 2
+  //   neutral (empty, both colours next to it), White wins: winner 1, Black 1, 0
+  // P(Black wins) = 4/8, P(winner owns) = 5/8, P(Black owns) = 3/8:
+  // crit = 0.625 − (0.375 · 0.5 + 0.625 · 0.5) = 0.125.
+  Board black(9), white(9), neutral(9);
+  const Vertex e5 = gtp(black, "E5");
+  ASSERT_EQ(black.play(e5, Color::kBlack), Legality::kLegal);
+  ASSERT_EQ(white.play(e5, Color::kWhite), Legality::kLegal);
+  ASSERT_EQ(neutral.play(gtp(neutral, "E6"), Color::kBlack), Legality::kLegal);
+  ASSERT_EQ(neutral.play(gtp(neutral, "E4"), Color::kWhite), Legality::kLegal);
+  search_internal::RootCriticality crit;
+  crit.clear();
+  EXPECT_EQ(crit.criticality(e5), 0);
+  crit.add(e5, black, 2);
+  crit.add(e5, white, 0);
+  crit.add(e5, white, 2);
+  crit.add(e5, neutral, 0);
+  EXPECT_EQ(crit.visits(e5), 4);
+  EXPECT_DOUBLE_EQ(crit.criticality(e5), 0.125);
+  EXPECT_EQ(crit.visits(gtp(black, "D4")), 0);
+  crit.clear();
+  EXPECT_EQ(crit.visits(e5), 0);
+}
+
 TEST(SearchParts, AmafCreditsFirstPlaysOfTheMoverOnly) {
   const Board b(9);
   const Vertex a = gtp(b, "A1"), bb = gtp(b, "B1"), c = gtp(b, "C1");
@@ -729,6 +808,8 @@ TEST(Search, CreateRejectsBadOptions) {
   EXPECT_TRUE(rejected([](SearchOptions& o) { o.max_tree_mb = 0; }));
   EXPECT_TRUE(rejected([](SearchOptions& o) { o.resign_threshold = 1.5; }));
   EXPECT_TRUE(rejected([](SearchOptions& o) { o.visits = -1; }));
+  EXPECT_TRUE(rejected([](SearchOptions& o) { o.criticality = -1; }));
+  EXPECT_TRUE(rejected([](SearchOptions& o) { o.criticality_min_visits = -1; }));
   EXPECT_TRUE(rejected([](SearchOptions& o) { o.policy_options.settings["uniform.nonsense"] = "1"; }));
 }
 

@@ -100,6 +100,17 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags, bool quiet_option) {
   cmd->add_flag_callback("--no-amaf-ko-threats", [&s] { s.amaf_ko_threats = false; },
                          "No AMAF credit to the ko threats of a ko fight that starts at a node (Pachi's threat_rave=0)")
       ->group(group);
+  cmd->add_option("--criticality", s.criticality,
+                  "Weight of criticality at the root's children (Coulom 2009, as Pachi's crit_rave = 1.1): a child's "
+                  "AMAF wins rise with how much owning its point goes with winning; 0 = off")
+      ->check(non_negative_number())
+      ->capture_default_str()
+      ->group(group);
+  cmd->add_option("--criticality-min-visits", s.criticality_min_visits,
+                  "Simulations through a root child in the search before its criticality counts (Pachi's crit_min_playouts)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str()
+      ->group(group);
   cmd->add_option("--uct-c", s.uct_c, "UCB exploration constant")->check(non_negative_number())->capture_default_str()->group(group);
   cmd->add_flag("--prune-ladders", s.prune_ladders,
                 "Leave out of new tree nodes the moves that run from a working ladder (as the ladder reader shows)")

@@ -15,16 +15,8 @@ void add_ownership(const Board& board, std::span<int32_t> sum) {
     const Vertex row = board.at(0, y);
     for (int x = 0; x < size; ++x) {
       const Vertex v(row.index() + x);
-      const Color c = board.color(v);
-      if (c == Color::kBlack) {
-        ++sum[v.index()];
-      } else if (c == Color::kWhite) {
-        --sum[v.index()];
-      } else if (board.neighbours_or_wall(v, Color::kBlack) == 4) {
-        ++sum[v.index()];
-      } else if (board.neighbours_or_wall(v, Color::kWhite) == 4) {
-        --sum[v.index()];
-      }
+      const Color c = area_owner(board, v);
+      sum[v.index()] += c == Color::kBlack ? 1 : c == Color::kWhite ? -1 : 0;
     }
   }
 }

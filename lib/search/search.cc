@@ -70,10 +70,10 @@ absl::StatusOr<std::unique_ptr<Search>> Search::create(const SearchOptions& opti
   }
   if (!(options.rave_equiv > 0) || options.prior_weight < 0 || options.prior_even < 0 || options.uct_c < 0 ||
       options.amaf_distance < 0 || options.expand_visits < 1 || options.playouts < 0 || options.visits < 0 ||
-      !(options.joseki_weight >= 0)) {
+      !(options.joseki_weight >= 0) || !(options.criticality >= 0) || options.criticality_min_visits < 0) {
     return absl::InvalidArgumentError(
         "search options out of range: rave_equiv > 0, prior_weight, prior_even, uct_c, amaf_distance, playouts, visits, "
-        "joseki_weight >= 0, expand_visits >= 1");
+        "joseki_weight, criticality, criticality_min_visits >= 0, expand_visits >= 1");
   }
   if (options.playouts == 0 && options.visits == 0) {
     return absl::InvalidArgumentError("search options: a default budget is needed (playouts or visits > 0)");
@@ -173,11 +173,11 @@ bool Search::Impl::clock_says_stop(const SearchLimits& limits) const {
   }
   if (best >= 0) {
     const double log_parent = std::log(root.n() + 1.0);
-    const double best_value = child_value(pool_[best], log_parent);
+    const double best_value = child_value(pool_[best], log_parent, true);
     for (int i = 0; i < root.num_children && p.best_has_top_value; ++i) {
       const Node& c = pool_[root.first_child + i];
       if (!root_allowed_[i] || 4 * c.n() < p.best_visits || root.first_child + i == best) continue;
-      if (child_value(c, log_parent) > best_value) p.best_has_top_value = false;
+      if (child_value(c, log_parent, true) > best_value) p.best_has_top_value = false;
     }
   }
   return should_stop({limits.desired_seconds, limits.seconds > 0 ? limits.seconds : limits.desired_seconds}, p);
@@ -210,6 +210,7 @@ SearchResult Search::Impl::search(const Game& game, Color to_play, const SearchL
     if (w->moves.capacity() < reserve) w->moves.reserve(reserve);
     if (w->path.capacity() < reserve) w->path.reserve(reserve);
   }
+  criticality_.clear();
   tickets_.store(0);
   done_.store(0);
   stop_.store(false);
@@ -285,7 +286,8 @@ SearchResult Search::Impl::snapshot() const {
       s.prior = root_priors_[i];
       if (s.visits == 0 && s.prior == 0) continue;
       s.winrate = s.visits > 0 ? 0.5 * c.half_wins.load(std::memory_order_relaxed) / s.visits : 0.5;
-      s.value = child_value(c, log_parent);
+      s.value = child_value(c, log_parent, true);
+      s.criticality = criticality_.criticality(s.move);
       s.amaf_visits = c.amaf_visits.load(std::memory_order_relaxed);
       s.amaf_winrate = s.amaf_visits > 0 ? 0.5 * c.amaf_half_wins.load(std::memory_order_relaxed) / s.amaf_visits : 0.5;
       s.pv = principal_variation(root.first_child + i);

@@ -26,6 +26,9 @@
 // equal value (the same prior and no visits yet, common under a decision tree's leaves) are
 // chosen among at random, never the pass.
 //
+// Criticality (with criticality > 0; search/criticality.h): the root's children whose point's
+// owner at the playouts' end goes with the game's winner get more AMAF wins, Pachi's crit_rave.
+//
 // Strategic prior (with strategic_weight > 0 and a guesser; search/strategic_prior.h): at the
 // children of the root and of its children, the guesser's probabilities are re-weighted, as by
 // one more log-linear feature, toward moves of a strategic kind strong players favour (open
@@ -119,6 +122,14 @@ struct SearchOptions {
   /// Give AMAF credit to ko threats played before the ko is retaken (Pachi's `threat_rave` = 1);
   /// false gives none (Pachi's default 0).
   bool amaf_ko_threats = true;
+  /// Weight of criticality at the root's children (search/criticality.h, after Coulom 2009 and
+  /// Pachi's `crit_rave`, 1.1 there): once a root child has had criticality_min_visits
+  /// simulations in this search, its AMAF statistics get crit · r · weight more visits that are
+  /// all wins for its player (r its AMAF visits, crit in [−0.5, 0.5]); 0 = off.
+  double criticality = 0;
+  /// Simulations through a root child in this search before its criticality counts (Pachi's
+  /// `crit_min_playouts`, 2000).
+  int criticality_min_visits = 2000;
   /// UCB exploration constant c (0 = RAVE and priors alone drive exploration, as in Pachi's
   /// default `ucb1amaf`).
   double uct_c = 0;
@@ -180,6 +191,9 @@ struct MoveStats {
   int64_t amaf_visits = 0;
   double amaf_winrate = 0.5;
   double prior = 0;          // guesser probability, strategic prior included (0 without a guesser)
+  /// Coulom's criticality of the move's point over this search's simulations through it
+  /// (search/criticality.h), whether or not SearchOptions::criticality uses it; 0 without visits.
+  double criticality = 0;
   std::vector<Vertex> pv;    // principal variation starting with `move` (most visits)
 };
 

@@ -16,6 +16,7 @@
 #include "playout/policy.h"
 #include "predict/guesser.h"
 #include "predict/joseki.h"
+#include "search/criticality.h"
 #include "search/search.h"
 #include "search/tree.h"
 
@@ -130,7 +131,10 @@ class Search::Impl {
   // The child of the best value (RAVE blend, plus the UCT term when uct_c > 0); ties at random
   // by `rng`, pass never chosen on a tie.
   int32_t select_child(const Node& node, bool at_root, Rng& rng) const;
-  double child_value(const Node& c, double log_parent) const;
+  // The value select_child() compares (search.h), at the root with the child's criticality.
+  double child_value(const Node& c, double log_parent, bool at_root) const;
+  // Adds a root child's criticality term to its AMAF visits r and wins a (criticality.h).
+  void add_criticality(Vertex move, float& r, float& a) const;
   void simulate(Worker& w);
   // search.cc
   void run_worker(int index, const SearchLimits& limits, int64_t playout_limit, const AnalysisCallback* analysis);
@@ -160,6 +164,7 @@ class Search::Impl {
   Game root_game_;                     // the game at the root, for superko in the tree
   std::vector<uint8_t> root_allowed_;  // per root child: legal in the game (superko)
   std::vector<float> root_priors_;     // per root child: the prior's probability (guesser_probabilities)
+  search_internal::RootCriticality criticality_;  // of the root's children, this search
 
   // The current search.
   std::atomic<int64_t> tickets_{0};

@@ -175,15 +175,23 @@ uint8_t Search::Impl::joseki_bonus(Worker& w, const Node& node, const Board& boa
   return live;
 }
 
-double Search::Impl::child_value(const Node& c, double log_parent) const {
+void Search::Impl::add_criticality(Vertex move, float& r, float& a) const {
+  if (criticality_.visits(move) < options_.criticality_min_visits) return;
+  const float extra = static_cast<float>(criticality_.criticality(move) * options_.criticality) * r;
+  r += extra;  // all wins: with crit < 0, fewer AMAF visits and wins alike
+  a += extra;
+}
+
+double Search::Impl::child_value(const Node& c, double log_parent, bool at_root) const {
   // With W, n the direct wins and visits (priors included), A, r the AMAF ones and e = equiv:
   //   β·A/r + (1 − β)·W/n = (A·e + W·(e + r)) / (r·e + n·e + n·r)   (one division).
   // Single precision: one divss per child (values differ from double by < 1e-6).
   const float n = static_cast<float>(c.visits.load(std::memory_order_relaxed)) +
                   c.prior_visits.load(std::memory_order_relaxed);
   const float w = 0.5f * static_cast<float>(c.half_wins.load(std::memory_order_relaxed)) + c.prior_wins;
-  const float r = static_cast<float>(c.amaf_visits.load(std::memory_order_relaxed));
-  const float a = 0.5f * static_cast<float>(c.amaf_half_wins.load(std::memory_order_relaxed));
+  float r = static_cast<float>(c.amaf_visits.load(std::memory_order_relaxed));
+  float a = 0.5f * static_cast<float>(c.amaf_half_wins.load(std::memory_order_relaxed));
+  if (at_root && options_.criticality > 0) add_criticality(c.vertex(), r, a);
   const float e = rave_equiv_;
   const float denominator = r * e + n * e + n * r;
   double value = denominator > 0 ? (a * e + w * (e + r)) / denominator : 0.5f;
@@ -200,14 +208,16 @@ int32_t Search::Impl::select_child(const Node& node, bool at_root, Rng& rng) con
     int32_t best = -1;
     uint32_t ties = 1;  // children of the best value so far
     const float e = rave_equiv_;
+    const bool criticality = at_root && options_.criticality > 0;
     for (int i = 0; i < node.num_children; ++i) {
       if (at_root && !root_allowed_[i]) continue;
       const Node& c = children[i];
       const float n = static_cast<float>(c.visits.load(std::memory_order_relaxed)) +
                   c.prior_visits.load(std::memory_order_relaxed);
       const float w = 0.5f * static_cast<float>(c.half_wins.load(std::memory_order_relaxed)) + c.prior_wins;
-      const float r = static_cast<float>(c.amaf_visits.load(std::memory_order_relaxed));
-      const float a = 0.5f * static_cast<float>(c.amaf_half_wins.load(std::memory_order_relaxed));
+      float r = static_cast<float>(c.amaf_visits.load(std::memory_order_relaxed));
+      float a = 0.5f * static_cast<float>(c.amaf_half_wins.load(std::memory_order_relaxed));
+      if (criticality) add_criticality(c.vertex(), r, a);
       float den = r * e + n * e + n * r;
       float num = a * e + w * (e + r);
       if (!(den > 0)) {
@@ -232,7 +242,7 @@ int32_t Search::Impl::select_child(const Node& node, bool at_root, Rng& rng) con
   uint32_t ties = 1;
   for (int i = 0; i < node.num_children; ++i) {
     if (at_root && !root_allowed_[i]) continue;
-    const double v = child_value(children[i], log_parent);
+    const double v = child_value(children[i], log_parent, at_root);
     if (v > best_value || (v == best_value && i + 1 < node.num_children && rng.below(++ties) == 0)) {
       if (v > best_value) ties = 1;
       best_value = v;
@@ -300,6 +310,9 @@ void Search::Impl::simulate(Worker& w) {
     w.margin_sum += margin;
   }
   add_ownership(policy.board(), w.owner_sum);
+  if (!repeated && w.path.size() >= 2 && w.moves[0].vertex.is_point()) {  // through a root child
+    criticality_.add(w.moves[0].vertex, policy.board(), black_half);
+  }
 
   // Direct values: each node's result for the player who moved into it.
   pool_[root_].half_wins.fetch_add(half_wins_for(opponent(root_color_), black_half), std::memory_order_relaxed);
