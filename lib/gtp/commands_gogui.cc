@@ -1,6 +1,6 @@
 // GoGui's commands: cputime, gogui-interrupt (the interrupt itself is the `# interrupt` line
 // read in Engine::run), and the analyze commands GoGui lists (gogui-analyze_commands): the
-// hane-* heat maps of the guesser's priors, the search's visits and the ownership, and the
+// hane-* heat maps of the guesser's priors, the search's visits, criticality and the ownership, and the
 // whole-board maps of the score estimate (features/influence.h): the influence map and the
 // classes (territory, framework, contested, dead stones).
 #include <algorithm>
@@ -23,6 +23,7 @@ void Engine::register_gogui_commands() {
     c.text =
         "gfx/Guesser priors/hane-gfx_priors\n"
         "gfx/Search visits/hane-gfx_visits\n"
+        "gfx/Criticality/hane-gfx_criticality\n"
         "gfx/Ownership/hane-gfx_ownership\n"
         "dboard/Ownership values/hane-dboard_ownership\n"
         "gfx/Influence/hane-gfx_influence\n"
@@ -78,6 +79,27 @@ void Engine::register_gogui_commands() {
       }
     }
     c.text = influence + "\n" + label + (var.size() > 3 ? "\n" + var : "");
+  });
+  // A search's criticality of the root moves it visited (search/criticality.h) as INFLUENCE,
+  // crit / 0.5 (its largest magnitude), and the ten most critical as LABEL, crit in hundredths.
+  add("hane-gfx_criticality", [this, optional_color](Call& c) {
+    const Color color = optional_color(c.args);
+    const SearchResult result = player_->genmove(game_, request_for(color));
+    const int n = game_.size();
+    std::vector<const MoveStats*> ranked;
+    std::string influence = "INFLUENCE", label = "LABEL";
+    for (const MoveStats& m : result.children) {
+      if (!m.move.is_point() || m.visits == 0) continue;
+      influence += " " + to_gtp(m.move, n) + " " + format_number(std::clamp(m.criticality / 0.5, -1.0, 1.0), 3);
+      ranked.push_back(&m);
+    }
+    std::stable_sort(ranked.begin(), ranked.end(), [](const MoveStats* a, const MoveStats* b) {
+      return a->criticality > b->criticality;
+    });
+    for (size_t i = 0; i < ranked.size() && i < 10; ++i) {
+      label += " " + to_gtp(ranked[i]->move, n) + " " + std::to_string(std::lround(100 * ranked[i]->criticality));
+    }
+    c.text = influence + "\n" + label;
   });
   add("hane-gfx_ownership", [this](Call& c) {
     c.args.done();
