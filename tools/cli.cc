@@ -604,4 +604,11 @@ std::string snapshot_path(const std::string& out, int count) {
   return s.string() + p.extension().string();
 }
 
+std::string process_command_line() {
+  std::string line;
+  std::ifstream cmdline("/proc/self/cmdline", std::ios::binary);
+  for (std::string arg; std::getline(cmdline, arg, '\0');) line += (line.empty() ? "" : " ") + arg;
+  return line;
+}
+
 }  // namespace hane::tools

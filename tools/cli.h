@@ -117,4 +117,9 @@ double thread_cpu_seconds();
 /// A trainer's snapshot file: "model.tree" with count 1000 -> "model-1000.tree".
 std::string snapshot_path(const std::string& out, int count);
 
+/// The command line this process was started with, its arguments joined by spaces (read from
+/// /proc/self/cmdline; empty where there is none): what match and tune write in their reports,
+/// so that a rerun is the same command.
+std::string process_command_line();
+
 }  // namespace hane::tools

@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <thread>
 
@@ -273,10 +272,7 @@ void add_match_command(CLI::App& app) {
   cmd->add_flag("-q,--quiet", flags->quiet, "nothing on stderr but warnings and errors (no progress, no summary)");
   cmd->add_flag("--no-plots", flags->no_plots, "do not draw plots with gnuplot");
   cmd->callback([flags] {
-    std::string command_line;
-    std::ifstream cmdline("/proc/self/cmdline", std::ios::binary);
-    for (std::string arg; std::getline(cmdline, arg, '\0');) command_line += (command_line.empty() ? "" : " ") + arg;
-    const int rc = run(*flags, command_line);
+    const int rc = run(*flags, process_command_line());
     if (rc != 0) throw CLI::RuntimeError(rc);
   });
 }
