@@ -96,6 +96,13 @@ TEST_F(CliScoreTest, AnEngineThatFailsIsCountedAndNamed) {
   EXPECT_EQ(hane("score " + path("games") + " --size 9 -e guess").code, 2);
   EXPECT_EQ(hane("score " + path("games") + " --size 9 -e static -e static").code, 2);
   EXPECT_EQ(hane("score " + path("games") + " --size 9 -e estimate:playouts=x").code, 2);
+  // The playouts' policy settings, checked before any game is read.
+  const testing::CliResult bad = hane("score " + path("games") + " --size 9 -e estimate:rules.no_such_rule=1");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("rules.no_such_rule"));
+  EXPECT_EQ(hane("score " + path("games") + " --size 9 -e estimate:rules.ladder=7").code, 2);
+  EXPECT_EQ(hane("score " + path("games") + " --size 9 --split all --no-dedup --quiet -e estimate:playouts=20,rules.ladder=1").code,
+            0);
   EXPECT_EQ(hane("score " + path("games") + " --size 9 --at 0").code, 2);
   // Nothing counted: a failure of the work that says why.
   const testing::CliResult none = hane("score " + path("games") + " --size 19 --quiet");

@@ -26,6 +26,7 @@
 
 #include "analyze/analyze.h"
 #include "engine_process/gtp_client.h"
+#include "playout/policy_settings.h"
 #include "search/score_estimate.h"
 #include "search/search.h"
 #include "sgf/rules.h"
@@ -242,10 +243,11 @@ std::pair<std::string, std::string> name_and_spec(const std::string& text) {
   return {text, text};
 }
 
-// "estimate:playouts=64,framework=0.5,ownership=0.3,dead=0.4,policy=rules" -> options (the policy
-// into `policy`); UsageError naming the spec.
+// "estimate:playouts=64,framework=0.5,ownership=0.3,dead=0.4,policy=rules,rules.ladder=1" -> options
+// (the policy into `policy`, a dotted key into the policy's `settings`, checked by the caller);
+// UsageError naming the spec.
 ScoreEstimateOptions estimate_options(const std::string& spec, const std::string& keys, int default_playouts,
-                                      std::string& policy) {
+                                      std::string& policy, PolicyOptions& settings) {
   ScoreEstimateOptions o;
   o.playouts = default_playouts;
   std::string rest = keys;
@@ -257,6 +259,10 @@ ScoreEstimateOptions estimate_options(const std::string& spec, const std::string
     const std::string key = item.substr(0, eq);
     if (key == "policy" && eq != std::string::npos && eq + 1 < item.size()) {
       policy = item.substr(eq + 1);
+      continue;
+    }
+    if (key.find('.') != std::string::npos && eq != std::string::npos && eq + 1 < item.size()) {
+      settings.settings[key] = item.substr(eq + 1);  // a playout policy's own setting, checked with the policy
       continue;
     }
     double value = 0;
@@ -278,8 +284,8 @@ ScoreEstimateOptions estimate_options(const std::string& spec, const std::string
       o.dead_threshold = value;
     } else {
       throw UsageError("--estimator " + spec + ": '" + item +
-                       "': keys are playouts (0..1000000), framework (0..1), ownership (0..1), dead (-1..1) and policy (a playout "
-                       "policy spec)");
+                       "': keys are playouts (0..1000000), framework (0..1), ownership (0..1), dead (-1..1), policy (a playout "
+                       "policy spec) and the policy's own settings (rules.nakade=1)");
     }
   }
   return o;
@@ -313,8 +319,12 @@ std::unique_ptr<Estimator> make_estimator(const std::string& spec, const ScoreFl
   }
   if (spec == "estimate" || spec.starts_with("estimate:")) {
     std::string policy = so.policy;
-    const ScoreEstimateOptions o = estimate_options(spec, spec.size() > 9 ? spec.substr(9) : "", estimate_playouts, policy);
+    const ScoreEstimateOptions o =
+        estimate_options(spec, spec.size() > 9 ? spec.substr(9) : "", estimate_playouts, policy, so.policy_options);
     so.policy = policy;
+    if (absl::Status s = check_policy_settings(so.policy, so.policy_options); !s.ok()) {
+      throw UsageError("--estimator " + spec + ": " + std::string(s.message()));
+    }
     return std::make_unique<HaneEstimator>(HaneEstimator::Kind::kEstimate, search(), o, 0);
   }
   if (spec == "final_score") {
@@ -464,7 +474,7 @@ void add_score_command(CLI::App& app) {
       "game; the share of winners named, the mean absolute error in points, the median time per position.");
   add_corpus_flags(cmd, f.corpus, "test");
   cmd->add_option("--estimator,-e", f.estimators,
-                  "An estimator, [NAME=]SPEC, repeatable: static, estimate[:playouts=N,framework=X,ownership=X,dead=X,policy=SPEC], "
+                  "An estimator, [NAME=]SPEC, repeatable: static, estimate[:playouts=N,framework=X,ownership=X,dead=X,policy=SPEC,POLICY.KEY=V], "
                   "final_score, or gtp:COMMAND LINE (its estimate_score); default static, estimate and final_score");
   cmd->add_option("--positions", f.positions,
                   "Positions to measure, one per counted game, the games chosen by hash (the same sample every run); "
