@@ -188,6 +188,7 @@ TEST_F(CliUsageTest, UsageErrorsExitTwo) {
       {"match --out " + path("m7a") + " -e a=gtp:true", "at least two engines"},
       {"match --out " + path("m7b") + " -e a=gtp:true -e a=gtp:true", "'a' given twice"},
       {"match --out " + path("m7c") + " --size 5 --handicap 9 -e a=gtp:true -e b=gtp:true", "handicap 9"},
+      {"match --out " + path("m7e") + " --handicap 1 -e a=gtp:true -e b=gtp:true", "handicap 1"},
       {"match --out " + path("m7d") + " --time 10/x -e a=gtp:true -e b=gtp:true", "--time"},
   };
   for (const auto& [command, message] : cases) {
@@ -195,6 +196,39 @@ TEST_F(CliUsageTest, UsageErrorsExitTwo) {
     EXPECT_EQ(r.code, 2) << command << ": " << r.err;
     EXPECT_THAT(r.err, HasSubstr(message)) << command;
   }
+}
+
+// No command writes over a file it reads, or two outputs into one file: refused before any work,
+// the inputs untouched (a model's rename would replace even a read-only file).
+TEST_F(CliUsageTest, OutputsNeverOverwriteInputs) {
+  const std::string game = path("games9/g0.sgf");
+  const std::string before = read(game);
+  ASSERT_FALSE(before.empty());
+  const std::string model = path("apart.model");
+  ASSERT_EQ(hane("train diamond " + path("games9") + " --size 9 --split all --quiet --out " + model).code, 0);
+  const std::string model_before = read(model);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"train diamond " + game + " --size 9 --split all --out " + game, "the same file as the input"},
+      {"train tree " + game + " --size 9 --split all -o" + game, "the same file as the input"},
+      {"train tree " + path("games9") + " --size 9 --split all --out " + game, "inside the folder read as the input"},
+      {"dataset stats " + path("games9") + " --size 9 --json " + game, "inside the folder read as the input"},
+      {"eval " + game + " --size 9 --split all -m " + model + " --json " + model, "the same file as --model"},
+      {"train softmax " + game + " --size 9 --split all --features tree --tree " + model + " --out " + model,
+       "the same file as --tree"},
+  };
+  for (const auto& [command, message] : cases) {
+    const CliResult r = hane(command);
+    EXPECT_EQ(r.code, 2) << command << ": " << r.err;
+    EXPECT_THAT(r.err, HasSubstr(message)) << command;
+    EXPECT_THAT(r.err, HasSubstr("never writes over what it reads")) << command;
+  }
+  const CliResult twice =
+      hane("train tree " + game + " --size 9 --split all --out " + path("x.model") + " --json " + path("x.model"));
+  EXPECT_EQ(twice.code, 2) << twice.err;
+  EXPECT_THAT(twice.err, HasSubstr("also the file of --out"));
+  EXPECT_EQ(read(game), before);
+  EXPECT_EQ(read(model), model_before);
+  EXPECT_FALSE(fs::exists(path("x.model")));
 }
 
 // Item 9: a --policy-set key no policy in use reads is refused, naming it and the policies.

@@ -495,6 +495,105 @@ std::string check_command_line(const CLI::App& app, int argc, const char* const*
   return "";
 }
 
+namespace {
+
+bool is_output_file_option(const CLI::App* app, const CLI::Option* o) {
+  if (o == nullptr || o->get_positional()) return false;
+  const std::string& cmd = app->get_name();
+  if (has_name(o, "out")) return cmd != "match" && cmd != "tune" && cmd != "analyze";  // theirs are folders
+  return has_name(o, "json") || has_name(o, "sgf");
+}
+
+// The paths a value may name: itself, and the MODEL of "NAME:MODEL" or the value of "KEY=VALUE".
+std::vector<std::string> named_paths(const std::string& value) {
+  std::vector<std::string> out{value};
+  for (const char sep : {':', '='}) {
+    const size_t at = value.rfind(sep);
+    if (at != std::string::npos && at + 1 < value.size()) out.push_back(value.substr(at + 1));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string check_outputs_apart(const CLI::App& app, int argc, const char* const* argv) {
+  struct Value {
+    std::string flag, value;
+  };
+  std::vector<Value> outputs, inputs;
+  const CLI::App* cur = &app;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--") {
+      for (++i; i < argc; ++i) inputs.push_back({"PATH", argv[i]});
+      break;
+    }
+    const CLI::Option* o = nullptr;
+    std::string value;
+    bool has_value = false;
+    if (a.size() >= 2 && a[0] == '-' && !is_number(a)) {
+      const bool dashes = a.starts_with("--");
+      const size_t eq = a.find('=');
+      const std::string body = a.substr(dashes ? 2 : 1, eq == std::string::npos ? std::string::npos : eq - (dashes ? 2 : 1));
+      o = dashes || body.size() >= 2 ? find_long(cur, body) : find_short(cur, body[0]);
+      if (o == nullptr && !dashes) o = find_short(cur, a[1]);
+      if (o == nullptr || !takes_value(o)) continue;
+      if (eq != std::string::npos) {
+        value = a.substr(eq + 1);
+      } else if (!dashes && a.size() > 2 && body.size() >= 2 && find_long(cur, body) == nullptr) {
+        value = a.substr(2);  // -oFILE
+      } else if (i + 1 < argc) {
+        value = argv[++i];
+      }
+      has_value = true;
+    } else {
+      const CLI::App* next = nullptr;
+      for (const CLI::App* sub : cur->get_subcommands([](const CLI::App*) { return true; })) {
+        if (sub->check_name(a)) next = sub;
+      }
+      if (next != nullptr) {
+        cur = next;
+        continue;
+      }
+      inputs.push_back({"PATH", a});
+      continue;
+    }
+    if (!has_value) continue;
+    const std::string flag = long_flag(o->get_name());
+    (is_output_file_option(cur, o) ? outputs : inputs).push_back({flag, value});
+  }
+  std::error_code ec;
+  auto canonical = [&](const std::string& p) { return fs::weakly_canonical(fs::absolute(p, ec), ec); };
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const Value& out = outputs[k];
+    for (size_t j = 0; j < k; ++j) {
+      if (canonical(outputs[j].value) == canonical(out.value)) {
+        return out.flag + " " + out.value + ": also the file of " + outputs[j].flag + ": name two files";
+      }
+    }
+    if (!fs::exists(out.value, ec)) continue;
+    const fs::path written = canonical(out.value);
+    for (const Value& in : inputs) {
+      for (const std::string& p : named_paths(in.value)) {
+        if (!fs::exists(p, ec)) continue;
+        const bool same = fs::equivalent(p, out.value, ec);
+        bool inside = false;
+        if (!same && fs::is_directory(p, ec) && (is_record_path(out.value) || is_archive_path(out.value))) {
+          const fs::path folder = canonical(p);
+          const auto [f, w] = std::mismatch(folder.begin(), folder.end(), written.begin(), written.end());
+          inside = f == folder.end();
+        }
+        if (same || inside) {
+          return out.flag + " " + out.value + ": " + (same ? "the same file as " : "inside the folder read as ") +
+                 (in.flag == "PATH" ? "the input " : in.flag + " ") + p +
+                 "; hane never writes over what it reads: name another file";
+        }
+      }
+    }
+  }
+  return "";
+}
+
 int run(CLI::App& app, int argc, char** argv) {
   install_interrupt_handler(/*sigterm_too=*/cluster::size() > 1);  // (see util/interrupt.h)
   harden(app);
@@ -504,7 +603,8 @@ int run(CLI::App& app, int argc, char** argv) {
     std::fprintf(stderr, "hane: a command is needed (hane COMMAND --help for its options)\n");
     return kExitUsage;
   }
-  if (const std::string problem = check_command_line(app, argc, argv); !problem.empty()) {
+  for (const std::string& problem : {check_command_line(app, argc, argv), check_outputs_apart(app, argc, argv)}) {
+    if (problem.empty()) continue;
     std::fprintf(stderr, "hane: %s\nRun with --help for more information.\n", problem.c_str());
     return kExitUsage;
   }

@@ -66,6 +66,9 @@ absl::Status check_options(const MatchOptions& o) {
   }
   if (o.sprt && (n != 2 || o.gauntlet)) return absl::InvalidArgumentError("--sprt needs exactly two engines");
   if (o.out_dir.empty()) return absl::InvalidArgumentError("no output folder");
+  if (o.game.handicap == 1)
+    return absl::InvalidArgumentError("handicap 1: no fixed handicap of one stone (GTP's fixed_handicap places 2 to 9); "
+                                      "for Black moving first without komi, give --komi 0.5 or 0");
   if (o.game.handicap >= 2 && fixed_handicap_points(o.game.size, o.game.handicap).empty())
     return absl::InvalidArgumentError(absl::StrCat("handicap ", o.game.handicap, " is not allowed on ", o.game.size, "x", o.game.size));
   if (o.game.handicap >= 2 && !o.openings.empty())
