@@ -541,6 +541,26 @@ TEST(AnalyzeCommand, TakesTheEngineOptionsOfGtp) {
   EXPECT_FALSE(fs::exists(s.dir / "bad"));
 }
 
+// A game's settings name the prior its search used: on 19x19 the large-board default, on 9x9
+// the small-board one (the analysis plays each size as `hane gtp` does).
+TEST(AnalyzeCommand, RecordsThePriorOfTheGamesBoardSize) {
+  if (!fs::exists(HANE_BINARY)) GTEST_SKIP() << "hane not built: " << HANE_BINARY;
+  Scratch s("prior");
+  std::ofstream(s.dir / "g9.sgf") << named_game("A", "B", ";B[ee];W[cc]");
+  std::ofstream(s.dir / "g19.sgf") << "(;GM[1]FF[4]SZ[19]KM[7.5]RU[Chinese]PB[C]PW[D];B[pd];W[dp])";
+  const fs::path out = s.dir / "out";
+  const Outcome r = hane("analyze " + (s.dir / "g9.sgf").string() + " " + (s.dir / "g19.sgf").string() +
+                             " --visits 50 --end-playouts 20 --guesser uniform --no-plots --threads 1 --out " + out.string(),
+                         s.dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string small = read_json_file(out / "g9.json")["settings"]["prior"];
+  const std::string large = read_json_file(out / "g19.json")["settings"]["prior"];
+  EXPECT_THAT(small, HasSubstr("kgs-tree.model"));
+  EXPECT_THAT(large, HasSubstr("kgs-leaf-softmax.model"));
+  const nlohmann::json summary = read_json_file(out / "summary.json");
+  EXPECT_EQ(summary["settings"]["19x19"]["prior"], large) << summary["settings"].dump();
+}
+
 // The options of a command's --help by group ("OPTIONS", "Engine"...), without --help.
 std::map<std::string, std::set<std::string>> options_by_group(const std::string& help) {
   std::map<std::string, std::set<std::string>> out;

@@ -43,16 +43,19 @@ struct AnalyzeFlags {
   CLI::App* command = nullptr;  // for the engine options given (settings_json)
 };
 
-// What a game's analysis depends on, kept in its JSON: a rerun with the same settings skips it.
-nlohmann::json settings_json(const AnalyzeFlags& f) {
+// What the analysis of a game of `board_size` depends on, kept in its JSON: a rerun with the
+// same settings skips it. On large boards the search's policy and prior are the large-board
+// engine's (AnalyzeOptions::large_board_search), as the analysis plays.
+nlohmann::json settings_json(const AnalyzeFlags& f, int board_size) {
   const AnalyzeOptions& o = f.analyze;
+  const SearchOptions& search = board_size >= kLargeBoard && o.large_board_search ? *o.large_board_search : o.search;
   nlohmann::json s;
   s["visits"] = o.visits;
   if (o.playouts > 0) s["playouts"] = o.playouts;
   if (o.seconds > 0) s["seconds"] = o.seconds;
   s["mistake"] = o.mistake;
-  s["policy"] = o.search.policy;
-  s["prior"] = o.search.prior;
+  s["policy"] = search.policy;
+  s["prior"] = search.prior;
   s["guesser"] = o.guesser;
   s["seed"] = o.search.seed;
   s["end_playouts"] = o.end_playouts;
@@ -113,7 +116,7 @@ std::string game_name(const CorpusGame& g) {
 
 // What one game's analysis leaves, as the text of its files (so that rank 0 writes them).
 nlohmann::json game_files(const CorpusGame& g, const GameAnalysis& a, const AnalyzeFlags& f, const std::string& stem) {
-  nlohmann::json j = analysis_json(g.record, a, settings_json(f));
+  nlohmann::json j = analysis_json(g.record, a, settings_json(f, g.record.board_size));
   j["game_hash"] = std::to_string(g.hash);
   j["source"] = g.source;
   j["entry"] = g.entry;
@@ -195,7 +198,6 @@ void run_analyze(AnalyzeFlags& f) {
                    w.kind.c_str());
     }
   }
-  const nlohmann::json settings = settings_json(f);
 
   // Rank 0 names the games (the folder's register keeps each game's name from run to run) and
   // knows what is finished (only it needs the folder); it tells the others.
@@ -221,7 +223,7 @@ void run_analyze(AnalyzeFlags& f) {
         ++failed;
         continue;
       }
-      nlohmann::json j = folder->finished(stems[i], settings, games[i].hash);
+      nlohmann::json j = folder->finished(stems[i], settings_json(f, games[i].record.board_size), games[i].hash);
       if (j.is_null()) continue;
       pending[i] = '0';
       done[stems[i]] = std::move(j);
@@ -347,7 +349,17 @@ void run_analyze(AnalyzeFlags& f) {
                 share(p["guesser_top1"]).c_str());
   }
   nlohmann::json extra;
-  extra["settings"] = settings;
+  // The settings of the games' board sizes: one object, or one per size when they differ.
+  std::map<int, nlohmann::json> by_size;
+  for (const CorpusGame& g : games) by_size.emplace(g.record.board_size, settings_json(f, g.record.board_size));
+  extra["settings"] = by_size.empty() ? settings_json(f, 19) : by_size.begin()->second;
+  for (const auto& [size, settings] : by_size) {
+    if (settings != extra["settings"]) {
+      extra["settings"] = nlohmann::json::object();
+      for (const auto& [sz, st] : by_size) extra["settings"][std::to_string(sz) + "x" + std::to_string(sz)] = st;
+      break;
+    }
+  }
   extra["version"] = std::string(kVersion) + " (" + kCommit + ")";
   extra["last_run"] = {{"games", games.size()},
                        {"analysed", this_run.size()},
@@ -399,6 +411,10 @@ void add_analyze_command(CLI::App& app) {
   cmd->get_option("--visits")->description("Root visits per position, the reused tree's included (default " +
                                            std::to_string(kDefaultVisits) + ", at least " + std::to_string(kMinVisits) +
                                            "); with --playouts or --time-per-move too, the first limit reached stops");
+  cmd->get_option("--playouts")
+      ->description("New simulations per position, not counting the reused subtree's (no default: --visits " +
+                    std::to_string(kDefaultVisits) + " is the budget when none is given); with --visits or "
+                    "--time-per-move too, the first limit reached stops");
   cmd->callback([flags] {
     flags->corpus.threads = 0;
     flags->engine.quiet = flags->corpus.quiet;

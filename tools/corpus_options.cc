@@ -80,7 +80,19 @@ CorpusOptions CorpusFlags::options() const {
 }
 
 void print_corpus_summary(const CorpusStats& s) {
-  if (g_quiet || !cluster::is_root()) return;  // with several ranks, rank 0 says it
+  if (!cluster::is_root()) return;  // with several ranks, rank 0 says it
+  // Input that could not be read (a truncated archive, a file that fails to open) is data lost:
+  // named even with --quiet, as the warnings are.
+  if (const auto it = s.rejected.find("unreadable"); it != s.rejected.end()) {
+    std::fprintf(stderr, "hane: warning: %s unreadable input(s), each with its file, entry and offset; their games are not read:\n",
+                 with_thousands(it->second.count).c_str());
+    for (const std::string& example : it->second.examples) std::fprintf(stderr, "hane: warning:   %s\n", example.c_str());
+    if (it->second.count > static_cast<int64_t>(it->second.examples.size())) {
+      std::fprintf(stderr, "hane: warning:   (the first %zu shown; `hane dataset stats` lists the losses)\n",
+                   it->second.examples.size());
+    }
+  }
+  if (g_quiet) return;
   std::fprintf(stderr, "games: %s read, %s kept", with_thousands(s.games_read).c_str(),
                with_thousands(s.games_kept).c_str());
   if (s.other_split > 0) std::fprintf(stderr, ", %s in other splits", with_thousands(s.other_split).c_str());

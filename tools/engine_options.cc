@@ -57,7 +57,12 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags, bool quiet_option) {
       ->group(group);
   cmd->add_option_function<std::string>(
          "--prior", [&flags](const std::string& v) { flags.options.search.prior = v, flags.default_prior = false; },
-         "Guesser model for the priors of new tree nodes, or none (default " + o.search.prior + ")")
+         "Guesser model for the priors of new tree nodes, or none (default " + o.search.prior +
+             (o.large_board_search && o.large_board_search->prior != o.search.prior
+                  ? " on boards under " + std::to_string(kLargeBoard) + ", " + o.large_board_search->prior + " on " +
+                        std::to_string(kLargeBoard) + " and more"
+                  : std::string()) +
+             ")")
       ->group(group);
   cmd->add_option("--joseki", s.joseki,
                   "Joseki dictionary (hane train joseki) whose replies get extra virtual wins in new tree nodes, or none")

@@ -353,7 +353,7 @@ void run_score(const ScoreFlags& f) {
 
   CorpusStats stats;
   const std::vector<CorpusGame> games = load_corpus(f.corpus.paths, f.corpus.options(), &stats);
-  if (!f.corpus.quiet) print_corpus_summary(stats);
+  print_corpus_summary(stats);
   // Counted games, in an order fixed by their hashes (a sample spread over every input).
   std::map<std::string, int64_t> skipped;
   std::vector<const CorpusGame*> counted;
@@ -368,6 +368,10 @@ void run_score(const ScoreFlags& f) {
     return splitmix64(a->hash) < splitmix64(b->hash) || (splitmix64(a->hash) == splitmix64(b->hash) && a->hash < b->hash);
   });
   if (f.positions > 0 && static_cast<int64_t>(counted.size()) > f.positions) counted.resize(static_cast<size_t>(f.positions));
+  if (f.positions > static_cast<int64_t>(counted.size()) && !counted.empty() && !f.corpus.quiet) {
+    std::fprintf(stderr, "score: %zu counted game(s) in the %s split, fewer than --positions %lld: each is measured\n",
+                 counted.size(), f.corpus.split.c_str(), static_cast<long long>(f.positions));
+  }
   if (counted.empty()) throw std::runtime_error(no_games_message(stats, f.corpus, "counted games (RE[B+3.5])"));
 
   InterruptScope scope("stopping; the table covers the positions measured so far");

@@ -128,7 +128,7 @@ absl::StatusOr<OwnedFolder> OwnedFolder::open(const std::string& dir, const std:
       std::error_code marker_ec;
       if (fs::exists(dir + "/" + marker, marker_ec)) break;
       return absl::InvalidArgumentError("" + dir + " holds files but no " + what + " of hane's (no " + marker + "), e.g. " +
-                                        it->path().string() + ": a " + what +
+                                        it->path().string() + ": " + (what.find_first_of("aeiou") == 0 ? "an " : "a ") + what +
                                         " writes into a new or empty folder, or resumes its own; use another --out folder");
     }
   }
