@@ -122,6 +122,46 @@ TEST(RulesPolicy, SavesItsChainByCapturingWhenExtendingFails) {
   EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kSave});
 }
 
+TEST(RulesPolicy, SafeCaptureRefusesACaptureThatLeavesItsChainInAtari) {
+  // White's throw-in A2 puts Black's corner (A4, A3, B3, B2, B1) in atari. Taking it at A1
+  // leaves the corner, now 6 stones, with one liberty (A2), where White takes all 6; capturing
+  // White's C3-C1 at D1 saves it (the corner of a KGS game that final_score got wrong).
+  const Board b = board_from_ascii(R"(
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    O O . . . . . . .
+    X O X X . . . . .
+    X X O X . . . . .
+    O X O X . . . . .
+    . X O . X . . . .)");
+  EXPECT_EQ(sampled(all_rules(), b, Color::kBlack, gtp(b, "A2")), (std::map<std::string, int>{{"A1", 200}}));
+  RulesOptions safe = all_rules();
+  safe.safe_capture = true;
+  std::set<RulesRule> rules;
+  EXPECT_EQ(sampled(safe, b, Color::kBlack, gtp(b, "A2"), Vertex::none(), 200, &rules),
+            (std::map<std::string, int>{{"D1", 200}}));
+  EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kSave});
+  // A lone capturing stone left in atari is a ko capture: still taken.
+  const Board ko = board_from_ascii(R"(
+    . X O . . . . . .
+    X O . O . . . . .
+    . X O . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)");
+  EXPECT_EQ(sampled(safe, ko, Color::kBlack, gtp(ko, "B8")), (std::map<std::string, int>{{"C8", 200}}));
+  // The setting is read as the others are.
+  auto parsed = rules_options(PolicyOptions{{{"rules.safe_capture", "1"}}}, "rules");
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_TRUE(parsed->safe_capture);
+  EXPECT_FALSE(rules_options(PolicyOptions{{{"rules.safe_capture", "0.5"}}}, "rules").ok());
+}
+
 // White D6 has two liberties; Black's D5 ataris it and starts a working ladder towards the
 // lower right (the classic start of tests/features_tactics_test.cc).
 constexpr char kLadderStart[] = R"(

@@ -100,6 +100,14 @@ bool RulesPolicy::acceptable(Vertex v) const {
   return !board_.is_eye(v, to_move_) && board_.legal(v, to_move_) == Legality::kLegal;
 }
 
+bool RulesPolicy::capture_refused(Vertex v) const {
+  if (!options_.safe_capture || liberties_after(board_, v, to_move_, 2) >= 2) return false;
+  for (const Vertex n : board_.neighbours(v)) {
+    if (board_.color(n) == to_move_) return true;
+  }
+  return false;
+}
+
 bool RulesPolicy::self_atari(Vertex v) const {
   return is_self_atari(board_, v, to_move_, options_.self_atari_stones);
 }
@@ -111,7 +119,7 @@ Vertex RulesPolicy::capture_move() const {
   auto consider = [&](Vertex chain) {
     if (board_.liberties(chain) != 1 || board_.chain_size(chain) <= best_size) return;
     const Vertex lib = board_.first_liberty(chain);
-    if (!acceptable(lib)) return;
+    if (!acceptable(lib) || capture_refused(lib)) return;
     best = lib;
     best_size = board_.chain_size(chain);
   };
@@ -133,7 +141,7 @@ Vertex RulesPolicy::save_move(Rng& rng) {
     if (board_.color(nb) != me || board_.liberties(nb) != 1 || !seen.first_visit(board_, nb)) continue;
     // Capture an opponent chain in atari that touches the chain.
     captures_next_to(board_, nb, opp, [&](Vertex lib) {
-      if (acceptable(lib)) moves.add(lib);
+      if (acceptable(lib) && !capture_refused(lib)) moves.add(lib);
     });
     // Extend, when that leaves at least 2 liberties and, with the ladder check, the chain is
     // not then caught in a ladder.
@@ -526,6 +534,13 @@ absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options, std::st
             absl::StrCat("policy setting ", key, "=", value, ": expected a whole number of stones >= 1"));
       }
       r.self_atari_stones = stones;
+      known = true;
+    }
+    if (field == "safe_capture") {
+      if (value != "0" && value != "1") {
+        return absl::InvalidArgumentError(absl::StrCat("policy setting ", key, "=", value, ": expected 0 or 1"));
+      }
+      r.safe_capture = value == "1";
       known = true;
     }
     if (field == "two_liberty_reads") {

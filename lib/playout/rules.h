@@ -60,7 +60,7 @@ namespace hane {
 /// (lcapturerate 90, atarirate always, patternrate 100, selfatarirate 60 plus its always-on
 /// check of the worst self-ataris, which the higher rate here stands for). Settings in
 /// PolicyOptions: "rules.capture", "rules.save", "rules.ladder", "rules.nakade",
-/// "rules.two_liberty", "rules.two_liberty_reads" (0 or 1), "rules.pattern",
+/// "rules.two_liberty", "rules.two_liberty_reads" (0 or 1), "rules.safe_capture" (0 or 1), "rules.pattern",
 /// "rules.pattern_second", "rules.ko", "rules.self_atari", "rules.self_atari_stones" (the same
 /// keys under "rules-gamma." for rules-gamma, with "rules-gamma.background").
 struct RulesOptions {
@@ -72,6 +72,12 @@ struct RulesOptions {
   double two_liberty = 0;
   /// The two-liberty rule reads ladders (true) or follows Pachi's heuristic (false).
   bool two_liberty_reads = true;
+  /// The capture and save rules refuse a capture after which the capturing chain, joined to
+  /// other stones of its colour, is left in atari: the opponent takes back more than it lost
+  /// (a snapback, or a corner chain in atari that captures a throw-in instead of the chain
+  /// that holds it). A lone capturing stone (a ko) is allowed. Pachi's moggy refuses such
+  /// self-ataris with every move (is_bad_selfatari). "rules.safe_capture" 0 or 1.
+  bool safe_capture = false;
   double pattern = 1.0;
   /// Rate of the ko rule (0: off).
   double ko = 0;
@@ -172,6 +178,7 @@ class RulesPolicy final : public BoardPolicy {
   Vertex learned_random_move(Rng& rng, LearnedAnswer* trace = nullptr) const;
   bool acceptable(Vertex v) const;  // legal for to_move_ and fills no own eye
   bool self_atari(Vertex v) const;  // a refused self-atari for to_move_ (tactics.h is_self_atari)
+  bool capture_refused(Vertex v) const;  // a capture RulesOptions::safe_capture refuses
 
   RulesOptions options_;
   uint64_t capture_threshold_, save_threshold_, ladder_threshold_, nakade_threshold_, two_liberty_threshold_,
