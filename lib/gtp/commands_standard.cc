@@ -1,6 +1,7 @@
 // The GTP version 2 standard commands (https://www.lysator.liu.se/~gunnar/gtp/, section 6):
 // administration, setup, play, handicap, scoring, clocks, loadsgf.
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -198,7 +199,10 @@ void Engine::register_standard_commands() {
     std::ifstream file(path, std::ios::binary);
     std::stringstream text;
     text << file.rdbuf();
-    auto record = file ? read_game(text.str()) : absl::NotFoundError("cannot open");
+    std::error_code ec;
+    auto record = std::filesystem::is_directory(path, ec) ? absl::InvalidArgumentError("a folder, not an SGF file")
+                  : file                                  ? read_game(text.str())
+                                                          : absl::NotFoundError("cannot open");
     if (!record.ok()) {
       log("gtp: loadsgf " + path + ": " + std::string(record.status().message()));
       throw GtpError("cannot load file");
