@@ -189,6 +189,8 @@ TEST_F(CliUsageTest, UsageErrorsExitTwo) {
       {"match --out " + path("m7b") + " -e a=gtp:true -e a=gtp:true", "'a' given twice"},
       {"match --out " + path("m7c") + " --size 5 --handicap 9 -e a=gtp:true -e b=gtp:true", "handicap 9"},
       {"match --out " + path("m7e") + " --handicap 1 -e a=gtp:true -e b=gtp:true", "handicap 1"},
+      {"gtp --seed -1", "--seed: a whole number from 0, not -1"},
+      {"train tree " + path("games9") + " --size 9 --out " + path("s.model") + " --seed x", "not x"},
       {"match --out " + path("m7d") + " --time 10/x -e a=gtp:true -e b=gtp:true", "--time"},
   };
   for (const auto& [command, message] : cases) {

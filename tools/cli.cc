@@ -267,6 +267,12 @@ void harden_app(CLI::App* app) {
       o->check(number_check(0, std::numeric_limits<double>::max(), false));
     } else if (has_name(o, "size")) {
       o->check(validator([](std::string& v) { return check_size(v); }, ""));
+    } else if (has_name(o, "seed")) {
+      // Unsigned: CLI11 would read "-1" as the largest seed.
+      o->check(validator([](std::string& v) -> std::string {
+        const bool digits = !v.empty() && v.size() <= 20 && std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+        return digits ? "" : "a whole number from 0, not " + v;
+      }, ""));
     } else if (has_name(o, "seconds")) {
       o->check(number_check(0, 3600.0, true));
     } else if (has_name(o, "komi")) {
