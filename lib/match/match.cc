@@ -88,8 +88,7 @@ std::string progress_note(const std::vector<GameResult>& games, const ReportCont
   if (ctx.pairings.size() != 1) return "";
   const PairingCounts c = count_pairing(games, 0, ctx.pairings[0]);
   const Interval ci = wilson_interval(c.wdl);
-  auto elo = elo_from_score(c.wdl.score());
-  if (elo && std::abs(*elo) < 0.5) elo = 0.0;  // "+0", never "-0", for an even score
+  const auto elo = elo_from_score(c.wdl.score());
   const EloInterval eci = elo_interval(ci);
   std::string note = absl::StrFormat("score %.1f%%", 100 * c.wdl.score());
   if (elo && eci.lo && eci.hi) {

@@ -22,10 +22,7 @@ nlohmann::json elo_interval_json(const EloInterval& i) { return nlohmann::json::
 
 // An Elo value of a score; null (infinite) is printed with the sign the score gives.
 std::string fmt_elo(const nlohmann::json& elo, const nlohmann::json& score) {
-  if (!elo.is_null()) {
-    const double e = elo.get<double>();
-    return std::abs(e) < 0.05 ? "0.0" : absl::StrFormat("%+.1f", e);  // not "-0.0" for an even score
-  }
+  if (!elo.is_null()) return absl::StrFormat("%+.1f", elo.get<double>());
   return score.get<double>() >= 1 ? "+inf" : "-inf";
 }
 

@@ -59,7 +59,7 @@ Interval wilson_interval(const Wdl& wdl, double z) {
 
 std::optional<double> elo_from_score(double score) {
   if (!(score > 0 && score < 1)) return std::nullopt;
-  return -400.0 * std::log10(1.0 / score - 1.0);
+  return 400.0 * std::log10(score / (1.0 - score));  // +0.0 at an even score (not -0.0)
 }
 
 double score_from_elo(double elo) { return 1.0 / (1.0 + std::pow(10.0, -elo / 400.0)); }
