@@ -26,6 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using ::testing::StartsWith;
 using testing::CliResult;
 
 // A hane engine for matches: fast and deterministic.
@@ -197,6 +198,7 @@ TEST_F(CliUsageTest, UsageErrorsExitTwo) {
     const CliResult r = hane(command, "quit\n");
     EXPECT_EQ(r.code, 2) << command << ": " << r.err;
     EXPECT_THAT(r.err, HasSubstr(message)) << command;
+    EXPECT_THAT(r.err, StartsWith("hane: ")) << command;  // CLI11's own messages too
   }
 }
 

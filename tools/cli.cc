@@ -366,7 +366,11 @@ bool is_number(const std::string& s) {
 
 }  // namespace
 
-void harden(CLI::App& app) { harden_app(&app); }
+void harden(CLI::App& app) {
+  harden_app(&app);
+  // CLI11's own messages (a bad value, a missing option) start "hane: " as ours do.
+  app.failure_message([](const CLI::App* a, const CLI::Error& e) { return "hane: " + CLI::FailureMessage::simple(a, e); });
+}
 
 CLI::Option* one_value_each(CLI::Option* option, const std::string& value_name) {
   option->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->allow_extra_args(false);
@@ -437,43 +441,83 @@ std::string did_you_mean(const std::string& word, const std::vector<std::string>
   return best;
 }
 
-std::string check_command_line(const CLI::App& app, int argc, const char* const* argv) {
+namespace {
+
+// A command line read as CLI11 will read it: the values given (an option's value, or a
+// positional word with flag "PATH"), each with the (sub)command it belongs to, and the first
+// unknown option or command as a message ("" if none; reading stops there).
+struct CommandLine {
+  struct Value {
+    const CLI::App* command;
+    const CLI::Option* option;  // nullptr for a positional word
+    std::string flag, value;
+  };
+  std::vector<Value> values;
+  std::string problem;
+};
+
+std::string unknown_command(const CLI::App* cur, const std::string& word, const std::vector<std::string>& names) {
+  const std::string guess = did_you_mean(word, names);
+  std::string all;
+  for (const std::string& n : names) all += (all.empty() ? "" : ", ") + n;
+  return "unknown command '" + word + "' for '" + command_path(cur) + "'" +
+         (guess.empty() ? "" : "; did you mean '" + guess + "'?") + " (commands: " + all + ")";
+}
+
+// The message for an option `a` (starting with '-') that `cur` does not know, or "" if it knows it.
+std::string unknown_option(const CLI::App* cur, const std::string& a) {
+  const bool dashes = a.starts_with("--");
+  const size_t eq = a.find('=');
+  const std::string body = a.substr(dashes ? 2 : 1, eq == std::string::npos ? std::string::npos : eq - (dashes ? 2 : 1));
+  auto hint = [&](const std::string& word) {
+    const std::string guess = did_you_mean(word, long_names(cur));
+    return guess.empty() ? "" : "; did you mean --" + guess + "?";
+  };
+  if (dashes) {
+    return find_long(cur, body) != nullptr ? "" : "unknown option --" + body + " for '" + command_path(cur) + "'" + hint(body);
+  }
+  if (body.size() >= 2 && find_long(cur, body) != nullptr) return "single-dash long option " + a + ": write --" + body;
+  if (body.size() >= 2 && find_short(cur, body[0]) == nullptr) {
+    return "unknown option " + a + " for '" + command_path(cur) + "'" + hint(body);
+  }
+  if (find_short(cur, a[1]) != nullptr) return "";
+  // One letter: the long options that start with it, as a guess ("-q": --quiet).
+  std::vector<std::string> starting;
+  for (const std::string& n : long_names(cur)) {
+    if (n[0] == a[1]) starting.push_back(n);
+  }
+  return "unknown option -" + std::string(1, a[1]) + " for '" + command_path(cur) + "'" +
+         (starting.size() == 1 ? "; did you mean --" + starting[0] + "?" : "");
+}
+
+CommandLine read_command_line(const CLI::App& app, int argc, const char* const* argv) {
+  CommandLine line;
   const CLI::App* cur = &app;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--") break;
-    if (a.starts_with("--")) {
-      const std::string name = a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
-      const CLI::Option* o = find_long(cur, name);
-      if (o == nullptr) {
-        const std::string guess = did_you_mean(name, long_names(cur));
-        return "unknown option --" + name + " for '" + command_path(cur) + "'" +
-               (guess.empty() ? "" : "; did you mean --" + guess + "?");
-      }
-      if (takes_value(o) && a.find('=') == std::string::npos) ++i;
-      continue;
+    if (a == "--") {
+      for (++i; i < argc; ++i) line.values.push_back({cur, nullptr, "PATH", argv[i]});
+      break;
     }
     if (a.size() >= 2 && a[0] == '-' && !is_number(a)) {
-      const std::string body = a.substr(1, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 1);
-      if (body.size() >= 2 && find_long(cur, body) != nullptr) {
-        return "single-dash long option " + a + ": write --" + body;
+      line.problem = unknown_option(cur, a);
+      if (!line.problem.empty()) return line;
+      const bool dashes = a.starts_with("--");
+      const size_t eq = a.find('=');
+      const CLI::Option* o = dashes ? find_long(cur, a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2))
+                                    : find_short(cur, a[1]);
+      if (!takes_value(o)) continue;
+      std::string value;
+      if (eq != std::string::npos) {
+        value = a.substr(eq + 1);
+      } else if (!dashes && a.size() > 2) {
+        value = a.substr(2);  // -oFILE
+      } else if (i + 1 < argc) {
+        value = argv[++i];
+      } else {
+        continue;  // CLI11 reports the missing value
       }
-      if (body.size() >= 2 && find_short(cur, body[0]) == nullptr) {
-        const std::string guess = did_you_mean(body, long_names(cur));
-        return "unknown option " + a + " for '" + command_path(cur) + "'" +
-               (guess.empty() ? "" : "; did you mean --" + guess + "?");
-      }
-      const CLI::Option* o = find_short(cur, a[1]);
-      if (o == nullptr) {
-        // One letter: the long options that start with it, as a guess ("-q": --quiet).
-        std::vector<std::string> starting;
-        for (const std::string& n : long_names(cur)) {
-          if (n[0] == a[1]) starting.push_back(n);
-        }
-        return "unknown option -" + std::string(1, a[1]) + " for '" + command_path(cur) + "'" +
-               (starting.size() == 1 ? "; did you mean --" + starting[0] + "?" : "");
-      }
-      if (a.size() == 2 && takes_value(o)) ++i;
+      line.values.push_back({cur, o, long_flag(o->get_name()), value});
       continue;
     }
     // A word: a subcommand, or a positional value.
@@ -489,22 +533,16 @@ std::string check_command_line(const CLI::App& app, int argc, const char* const*
     }
     const bool has_positionals = !cur->get_options([](const CLI::Option* o) { return o->get_positional(); }).empty();
     if (!names.empty() && !has_positionals) {
-      const std::string guess = did_you_mean(a, names);
-      return "unknown command '" + a + "' for '" + command_path(cur) + "'" +
-             (guess.empty() ? "" : "; did you mean '" + guess + "'?") + " (commands: " + [&] {
-               std::string all;
-               for (const std::string& n : names) all += (all.empty() ? "" : ", ") + n;
-               return all;
-             }() + ")";
+      line.problem = unknown_command(cur, a, names);
+      return line;
     }
+    line.values.push_back({cur, nullptr, "PATH", a});
   }
-  return "";
+  return line;
 }
 
-namespace {
-
 bool is_output_file_option(const CLI::App* app, const CLI::Option* o) {
-  if (o == nullptr || o->get_positional()) return false;
+  if (o == nullptr) return false;
   const std::string& cmd = app->get_name();
   if (has_name(o, "out")) return cmd != "match" && cmd != "tune" && cmd != "analyze";  // theirs are folders
   return has_name(o, "json") || has_name(o, "sgf");
@@ -520,67 +558,25 @@ std::vector<std::string> named_paths(const std::string& value) {
   return out;
 }
 
-}  // namespace
-
-std::string check_outputs_apart(const CLI::App& app, int argc, const char* const* argv) {
-  struct Value {
-    std::string flag, value;
-  };
-  std::vector<Value> outputs, inputs;
-  const CLI::App* cur = &app;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--") {
-      for (++i; i < argc; ++i) inputs.push_back({"PATH", argv[i]});
-      break;
-    }
-    const CLI::Option* o = nullptr;
-    std::string value;
-    bool has_value = false;
-    if (a.size() >= 2 && a[0] == '-' && !is_number(a)) {
-      const bool dashes = a.starts_with("--");
-      const size_t eq = a.find('=');
-      const std::string body = a.substr(dashes ? 2 : 1, eq == std::string::npos ? std::string::npos : eq - (dashes ? 2 : 1));
-      o = dashes || body.size() >= 2 ? find_long(cur, body) : find_short(cur, body[0]);
-      if (o == nullptr && !dashes) o = find_short(cur, a[1]);
-      if (o == nullptr || !takes_value(o)) continue;
-      if (eq != std::string::npos) {
-        value = a.substr(eq + 1);
-      } else if (!dashes && a.size() > 2 && body.size() >= 2 && find_long(cur, body) == nullptr) {
-        value = a.substr(2);  // -oFILE
-      } else if (i + 1 < argc) {
-        value = argv[++i];
-      }
-      has_value = true;
-    } else {
-      const CLI::App* next = nullptr;
-      for (const CLI::App* sub : cur->get_subcommands([](const CLI::App*) { return true; })) {
-        if (sub->check_name(a)) next = sub;
-      }
-      if (next != nullptr) {
-        cur = next;
-        continue;
-      }
-      inputs.push_back({"PATH", a});
-      continue;
-    }
-    if (!has_value) continue;
-    const std::string flag = long_flag(o->get_name());
-    (is_output_file_option(cur, o) ? outputs : inputs).push_back({flag, value});
+// "" unless an output of `line` is one of its inputs or another output (see check_command_line).
+std::string outputs_apart(const CommandLine& line) {
+  std::vector<const CommandLine::Value*> outputs, inputs;
+  for (const CommandLine::Value& v : line.values) {
+    (is_output_file_option(v.command, v.option) ? outputs : inputs).push_back(&v);
   }
   std::error_code ec;
   auto canonical = [&](const std::string& p) { return fs::weakly_canonical(fs::absolute(p, ec), ec); };
   for (size_t k = 0; k < outputs.size(); ++k) {
-    const Value& out = outputs[k];
+    const CommandLine::Value& out = *outputs[k];
     for (size_t j = 0; j < k; ++j) {
-      if (canonical(outputs[j].value) == canonical(out.value)) {
-        return out.flag + " " + out.value + ": also the file of " + outputs[j].flag + ": name two files";
+      if (canonical(outputs[j]->value) == canonical(out.value)) {
+        return out.flag + " " + out.value + ": also the file of " + outputs[j]->flag + ": name two files";
       }
     }
     if (!fs::exists(out.value, ec)) continue;
     const fs::path written = canonical(out.value);
-    for (const Value& in : inputs) {
-      for (const std::string& p : named_paths(in.value)) {
+    for (const CommandLine::Value* in : inputs) {
+      for (const std::string& p : named_paths(in->value)) {
         if (!fs::exists(p, ec)) continue;
         const bool same = fs::equivalent(p, out.value, ec);
         bool inside = false;
@@ -591,13 +587,20 @@ std::string check_outputs_apart(const CLI::App& app, int argc, const char* const
         }
         if (same || inside) {
           return out.flag + " " + out.value + ": " + (same ? "the same file as " : "inside the folder read as ") +
-                 (in.flag == "PATH" ? "the input " : in.flag + " ") + p +
+                 (in->flag == "PATH" ? "the input " : in->flag + " ") + p +
                  "; hane never writes over what it reads: name another file";
         }
       }
     }
   }
   return "";
+}
+
+}  // namespace
+
+std::string check_command_line(const CLI::App& app, int argc, const char* const* argv) {
+  const CommandLine line = read_command_line(app, argc, argv);
+  return line.problem.empty() ? outputs_apart(line) : line.problem;
 }
 
 int run(CLI::App& app, int argc, char** argv) {
@@ -609,8 +612,7 @@ int run(CLI::App& app, int argc, char** argv) {
     std::fprintf(stderr, "hane: a command is needed (hane COMMAND --help for its options)\n");
     return kExitUsage;
   }
-  for (const std::string& problem : {check_command_line(app, argc, argv), check_outputs_apart(app, argc, argv)}) {
-    if (problem.empty()) continue;
+  if (const std::string problem = check_command_line(app, argc, argv); !problem.empty()) {
     std::fprintf(stderr, "hane: %s\nRun with --help for more information.\n", problem.c_str());
     return kExitUsage;
   }

@@ -95,15 +95,14 @@ int run(CLI::App& app, int argc, char** argv);
 /// least 2), or "".
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
 
-/// "" if the command line only names known subcommands and options of `app`, else the message.
+/// "" if the command line only names known subcommands and options of `app` and no file it
+/// would write (--out, -o, --json, --sgf) is one it reads or another of its outputs, else the
+/// message: an unknown option or command (with a guess), an existing output that is the same
+/// file as a PATH, a model or any other option's value (also the MODEL of a "NAME:MODEL" spec),
+/// or a game record or archive inside a folder given as input; two outputs that name one file.
+/// A command never writes over what it reads (the model file's rename would replace even a
+/// read-only file).
 std::string check_command_line(const CLI::App& app, int argc, const char* const* argv);
-
-/// "" unless a file the command would write (--out, -o, --json, --sgf) is one it reads, or
-/// another of its outputs, else the message: an existing output that is the same file as a
-/// PATH, a model or any other option's value (also the MODEL of a "NAME:MODEL" spec), or a game
-/// record or archive inside a folder given as input; two outputs that name one file. A command
-/// never writes over what it reads (the model file's rename would replace even a read-only file).
-std::string check_outputs_apart(const CLI::App& app, int argc, const char* const* argv);
 
 /// Model files record the board sizes they were trained on: call with the sizes of the games
 /// a trainer learnt from (size -> games) before it writes the model.
