@@ -556,7 +556,7 @@ TEST(AnalyzeCommand, RecordsThePriorOfTheGamesBoardSize) {
   const std::string small = read_json_file(out / "g9.json")["settings"]["prior"];
   const std::string large = read_json_file(out / "g19.json")["settings"]["prior"];
   EXPECT_THAT(small, HasSubstr("kgs-tree.model"));
-  EXPECT_THAT(large, HasSubstr("kgs-leaf-softmax.model"));
+  EXPECT_THAT(large, HasSubstr("kgs-leaf-all.model"));
   const nlohmann::json summary = read_json_file(out / "summary.json");
   EXPECT_EQ(summary["settings"]["19x19"]["prior"], large) << summary["settings"].dump();
 }

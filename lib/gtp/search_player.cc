@@ -27,11 +27,13 @@ EngineOptions default_engine_options(const std::string& patterns_dir) {
   // about 5x more each, and lose at equal time.
   o.search.policy = "rules";
   o.search.prior = patterns_dir + "/kgs-tree.model";
-  // On large boards the leaf softmax prior (the tree's leaves refined by a softmax): it won its
-  // SPRT against the tree prior at equal clock on 19x19 (docs/strength.md, section 3: 295
-  // games, +51 Elo [+11, +91], H1). On 9x9 its SPRT has not decided, so the tree stays there.
+  // On large boards the leaf softmax trained on every training position (the tree's leaves
+  // refined by a softmax): the 2M-position leaf softmax won its SPRT against the tree prior at
+  // equal clock on 19x19 (docs/strength.md, section 3: 295 games, +51 Elo [+11, +91], H1), and
+  // this one won its SPRT against that (279 games, +51 Elo [+10, +92], H1). On 9x9 the leaf
+  // softmax's SPRT has not decided, so the tree stays there.
   o.large_board_search = o.search;
-  o.large_board_search->prior = patterns_dir + "/kgs-leaf-softmax.model";
+  o.large_board_search->prior = patterns_dir + "/kgs-leaf-all.model";
   return o;
 }
 
