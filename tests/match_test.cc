@@ -275,6 +275,42 @@ TEST(MatchReport, WideNamesKeepTheColumnsAligned) {
   EXPECT_EQ(truncate_to_width("黒番x", 3), "黒");
 }
 
+// Each engine's seconds a move and a game, worked out by hand: the opening's moves are left
+// out, a resignation's time counts for the side that resigned, an engine without moves has none.
+TEST(MatchReport, TimeAMoveAndAGamePerEngine) {
+  const Vertex p = Vertex::pass();
+  GameResult g1;
+  g1.black = 0, g1.white = 1, g1.opening_moves = 1;
+  g1.moves = {{Color::kBlack, p}, {Color::kWhite, p}, {Color::kBlack, p}, {Color::kWhite, p}};
+  g1.move_seconds = {0, 1.0, 2.0, 3.0};
+  g1.winner = Color::kBlack;
+  GameResult g2;
+  g2.index = 1, g2.black = 1, g2.white = 0;
+  g2.moves = {{Color::kBlack, p}, {Color::kWhite, p}};
+  g2.move_seconds = {0.5, 5.0, 1.5};  // Black (engine 1) resigns after 1.5 s
+  g2.ending = Ending::kResign, g2.winner = Color::kWhite;
+  ReportContext ctx;
+  ctx.names = {"a", "b", "c"};
+  ctx.pairings = {{0, 1}};
+  const nlohmann::json r = match_report_json({g1, g2}, ctx);
+  const nlohmann::json& a = r["engines"][0]["time"];
+  EXPECT_EQ(a["moves"], 2);              // 2.0 and 5.0
+  EXPECT_DOUBLE_EQ(a["median_s"], 3.5);
+  EXPECT_DOUBLE_EQ(a["mean_s"], 3.5);
+  EXPECT_DOUBLE_EQ(a["longest_s"], 5.0);
+  EXPECT_DOUBLE_EQ(a["game_median_s"], 3.5);  // games of 2.0 and 5.0 s
+  const nlohmann::json& b = r["engines"][1]["time"];
+  EXPECT_EQ(b["moves"], 4);              // 1.0, 3.0, 0.5, 1.5
+  EXPECT_DOUBLE_EQ(b["median_s"], 1.25);
+  EXPECT_DOUBLE_EQ(b["mean_s"], 1.5);
+  EXPECT_DOUBLE_EQ(b["longest_s"], 3.0);
+  EXPECT_DOUBLE_EQ(b["game_median_s"], 3.0);  // games of 4.0 and 2.0 s
+  EXPECT_TRUE(r["engines"][2]["time"].is_null());
+  const std::string text = match_report_text(r);
+  EXPECT_NE(text.find("seconds a move"), std::string::npos) << text;
+  EXPECT_NE(text.find("     1.25      1.50      3.00             3.0         4"), std::string::npos) << text;
+}
+
 // The plots are drawn through util/plot.h, which quotes: a folder or engine name with a quote
 // or a space is no problem (the shell's hand quoting broke on it).
 TEST(MatchReport, PlotsWhateverTheFolderAndNamesHold) {

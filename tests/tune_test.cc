@@ -254,6 +254,7 @@ int hane_code(const std::string& args, std::string* err = nullptr) {
     std::ifstream in(err_file);
     err->assign(std::istreambuf_iterator<char>(in), {});
   }
+  fs::remove(err_file);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -335,6 +336,7 @@ TEST(TuneCommand, ReadmeOptionsTableEqualsHelp) {
   ASSERT_EQ(std::system((std::string(HANE_BINARY) + " tune --help >" + help_file).c_str()), 0);
   std::ifstream h(help_file);
   const std::string help((std::istreambuf_iterator<char>(h)), {});
+  fs::remove(help_file);
   const std::regex option("--[a-z][a-z-]+");
   std::set<std::string> in_help;
   for (std::sregex_iterator it(help.begin(), help.end(), option), end; it != end; ++it) {

@@ -35,6 +35,28 @@ std::vector<const GameResult*> sorted_pairing(const std::vector<GameResult>& gam
   return out;
 }
 
+// The median of `x` (sorts it); 0 when empty.
+double median(std::vector<double>& x) {
+  if (x.empty()) return 0;
+  std::sort(x.begin(), x.end());
+  const size_t m = x.size() / 2;
+  return x.size() % 2 ? x[m] : (x[m - 1] + x[m]) / 2;
+}
+
+// Per engine: the seconds of each move it generated (the opening's moves left out) and of each
+// game it played (their sum), over every game played, void ones too.
+nlohmann::json time_json(std::vector<double> moves, std::vector<double> per_game) {
+  if (moves.empty()) return nullptr;
+  double total = 0, longest = 0;
+  for (double t : moves) total += t, longest = std::max(longest, t);
+  const auto n = static_cast<int64_t>(moves.size());
+  return {{"moves", n},
+          {"median_s", median(moves)},
+          {"mean_s", total / static_cast<double>(n)},
+          {"longest_s", longest},
+          {"game_median_s", median(per_game)}};
+}
+
 void add_game(Wdl* wdl, double points) {
   if (points == 1) ++wdl->wins;
   else if (points == 0) ++wdl->losses;
@@ -76,8 +98,26 @@ nlohmann::json match_report_json(const std::vector<GameResult>& games, const Rep
     std::map<std::string, int64_t> forfeit_reasons;
   };
   std::vector<EngineCounts> ec(n);
+  std::vector<std::vector<double>> move_seconds(n), game_seconds(n);
   nlohmann::json disagreements = nlohmann::json::array();
   for (const GameResult& g : games) {
+    double used[2] = {0, 0};  // black's, white's
+    for (size_t i = static_cast<size_t>(std::max(g.opening_moves, 0)); i < g.move_seconds.size(); ++i) {
+      // The time after the last move is a resignation's.
+      Color mover = Color::kEmpty;
+      if (i < g.moves.size()) mover = g.moves[i].color;
+      else if (g.ending == Ending::kResign) mover = opponent(g.winner);
+      if (mover != Color::kBlack && mover != Color::kWhite) continue;
+      const int side = mover == Color::kBlack ? 0 : 1;
+      const int e = side == 0 ? g.black : g.white;
+      if (e < 0 || e >= n) continue;
+      move_seconds[e].push_back(g.move_seconds[i]);
+      used[side] += g.move_seconds[i];
+    }
+    for (int side : {0, 1}) {
+      const int e = side == 0 ? g.black : g.white;
+      if (e >= 0 && e < n) game_seconds[e].push_back(used[side]);
+    }
     if (!g.counted()) {
       ++voids;
       continue;
@@ -137,7 +177,8 @@ nlohmann::json match_report_json(const std::vector<GameResult>& games, const Rep
                                  {"wins_as_black", c.wins_black},
                                  {"wins_as_white", c.wins_white},
                                  {"games_as_black", c.as_black},
-                                 {"games_as_white", c.as_white}});
+                                 {"games_as_white", c.as_white},
+                                 {"time", time_json(move_seconds[e], game_seconds[e])}});
   }
   std::vector<PairResult> pair_results;
   for (size_t q = 0; q < ctx.pairings.size(); ++q) {
@@ -216,6 +257,19 @@ std::string match_report_text(const nlohmann::json& r) {
                           e["wins_as_black"].get<int64_t>(), e["wins_as_white"].get<int64_t>());
     for (const auto& [reason, count] : e["forfeit_reasons"].items()) {
       absl::StrAppendFormat(&out, "    forfeit x%d: %s\n", count.get<int64_t>(), reason);
+    }
+  }
+  bool timed = false;
+  for (const auto& e : r["engines"]) timed = timed || (e.contains("time") && !e["time"].is_null());
+  if (timed) {
+    absl::StrAppendFormat(&out, "\n%-16s %9s %9s %9s %15s %9s\n", "seconds a move", "median", "mean", "longest",
+                          "a game (median)", "moves");
+    for (const auto& e : r["engines"]) {
+      if (!e.contains("time") || e["time"].is_null()) continue;
+      const auto& t = e["time"];
+      absl::StrAppendFormat(&out, "%s %9.2f %9.2f %9.2f %15.1f %9d\n", pad_right(e["name"].get<std::string>(), 16),
+                            t["median_s"].get<double>(), t["mean_s"].get<double>(), t["longest_s"].get<double>(),
+                            t["game_median_s"].get<double>(), t["moves"].get<int64_t>());
     }
   }
   out += "\n";

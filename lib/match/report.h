@@ -43,7 +43,7 @@ SprtState sprt_state(const PairingCounts& counts, const SprtParams& params);
 
 /// The report as JSON. Keys: games (counted), void_games, draws, games_scheduled,
 /// engines[{name, gtp_name, version, spec, games, wins, losses, draws, forfeits,
-/// wins_as_black, wins_as_white, games_as_black, games_as_white, forfeit_reasons}],
+/// wins_as_black, wins_as_white, games_as_black, games_as_white, forfeit_reasons, time}],
 /// pairings[{first, second, games, wins, losses, draws, score, score_ci95, elo, elo_ci95,
 /// los, pentanomial, pairs, pair_score_ci95, pair_elo_ci95, unique_games,
 /// colour: {black_wins, white_wins}}], ratings (Bradley-Terry, more than two engines),
@@ -51,6 +51,9 @@ SprtState sprt_state(const PairingCounts& counts, const SprtParams& params);
 /// engine's score, score_ci95, elo, elo_ci95 at the top level; sprt{llr, lower, upper,
 /// decision, elo0, elo1, alpha, beta, elo_model, per} when asked; provenance. Elo values are
 /// logistic; an Elo at a score of 0 or 1 is null, and so is an infinite interval bound.
+/// An engine's time (null before its first move) is the wall seconds of the moves it
+/// generated (the opening's moves left out) over every game played, void ones too: moves,
+/// median_s, mean_s, longest_s, and game_median_s (the median over games of its seconds a game).
 nlohmann::json match_report_json(const std::vector<GameResult>& games, const ReportContext& context);
 
 /// A readable rendering of match_report_json.
