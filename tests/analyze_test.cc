@@ -430,11 +430,14 @@ TEST(AnalyzeFolder, NeverWritesOverAnInputOrAUsersFileInItsOwnFolder) {
   ASSERT_EQ(hane(quick_analyze((s.dir / "a" / "g.sgf").string(), out), s.dir).code, 0);
   const std::string annotated = file_text(out / "g.sgf");
   ASSERT_FALSE(annotated.empty());
-  // The annotated copy reviewed again, from the folder: it must not be written over.
+  // The annotated copy reviewed again, from the folder: the same moves, so the same game, whose
+  // files it is: it must not be written over, nor counted as a second game.
   const Outcome again = hane(quick_analyze((out / "g.sgf").string(), out), s.dir);
-  EXPECT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(again.code, 1) << again.err;
+  EXPECT_THAT(again.err, HasSubstr("would overwrite an input file"));
   EXPECT_EQ(file_text(out / "g.sgf"), annotated);
-  EXPECT_TRUE(fs::exists(out / "g-2.json"));
+  EXPECT_FALSE(fs::exists(out / "g-2.json"));
+  EXPECT_EQ(read_json_file(out / "summary.json")["players"]["First"]["games"], 1);
   // A file of the user's in the folder, named as a new game's files would be.
   std::ofstream(out / "h.sgf") << "my own notes";
   fs::create_directories(s.dir / "b");

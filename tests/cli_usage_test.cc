@@ -226,6 +226,54 @@ TEST_F(CliUsageTest, OutputsNeverOverwriteInputs) {
     EXPECT_THAT(r.err, HasSubstr(message)) << command;
     EXPECT_THAT(r.err, HasSubstr("never writes over what it reads")) << command;
   }
+  // Files written besides the named outputs: snapshots, a learning curve, plots.
+  const std::string base = path("b-1.model");
+  fs::copy_file(model, base, fs::copy_options::overwrite_existing);
+  const std::string base_before = read(base);
+  const std::vector<std::pair<std::string, std::string>> extra = {
+      {"train boost " + game + " --size 9 --split all --base " + base + " --snapshots 1 --out " + path("b.model"),
+       "--snapshots would write " + base + ", the same file as --base"},
+      {"train tree " + game + " --size 9 --split all --out " + path("c.model") + " --json " + path("c-curve.dat"),
+       "--out would write " + path("c-curve.dat") + ", the file of --json"},
+      {"eval " + game + " --size 9 --split all -m uniform --plot " + path("") + " --json " + path("topk.dat"),
+       "the file of --json"},
+  };
+  for (const auto& [command, message] : extra) {
+    const CliResult r = hane(command);
+    EXPECT_EQ(r.code, 2) << command << ": " << r.err;
+    EXPECT_THAT(r.err, HasSubstr(message)) << command;
+  }
+  EXPECT_EQ(read(base), base_before);
+  // Files named inside a hane: engine's options are inputs too.
+  const CliResult engine = hane("match --size 9 --games 2 --out " + path("m-apart") + " -e 'a=hane:--playouts 5 --prior " +
+                                model + "' -e 'b=hane:--playouts 5' --json " + model);
+  EXPECT_EQ(engine.code, 2) << engine.err;
+  EXPECT_THAT(engine.err, HasSubstr("the same file as --engine " + model));
+  // A named output replaces only a file of its own kind: --json does not replace a model, a
+  // game record or an archive that the command does not read.
+  const CliResult kind = hane("eval " + game + " --size 9 --split all -m uniform --json " + model);
+  EXPECT_EQ(kind.code, 2) << kind.err;
+  EXPECT_THAT(kind.err, HasSubstr("holds a hane model, not JSON"));
+  const std::string other = path("other.sgf");
+  fs::copy_file(game, other, fs::copy_options::overwrite_existing);
+  const CliResult model_over_game = hane("train diamond " + game + " --size 9 --split all --out " + other);
+  EXPECT_EQ(model_over_game.code, 2) << model_over_game.err;
+  EXPECT_THAT(model_over_game.err, HasSubstr("holds a game record, not a hane model"));
+  EXPECT_EQ(read(other), before);
+  const CliResult rerun_json = hane("eval " + game + " --size 9 --split all -m uniform --quiet --json " + path("e.json"));
+  EXPECT_EQ(rerun_json.code, 0) << rerun_json.err;
+  EXPECT_EQ(hane("eval " + game + " --size 9 --split all -m uniform --quiet --json " + path("e.json")).code, 0)
+      << "JSON replaces JSON";
+  EXPECT_EQ(read(model), model_before);
+  // eval's rows each have their own name.
+  const CliResult rows = hane("eval " + game + " --size 9 --split all -m uniform -m " + model + " --label apart.model");
+  EXPECT_EQ(rows.code, 2) << rows.err;
+  EXPECT_THAT(rows.err, HasSubstr("two rows named apart.model"));
+  fs::create_directories(path("sub"));
+  fs::copy_file(model, path("sub/apart.model"), fs::copy_options::overwrite_existing);
+  const CliResult same_file_name = hane("eval " + game + " --size 9 --split all --quiet -m " + model + " -m " + path("sub/apart.model"));
+  EXPECT_EQ(same_file_name.code, 0) << same_file_name.err;
+  EXPECT_THAT(same_file_name.out, HasSubstr(path("sub/apart.model")));
   const CliResult twice =
       hane("train tree " + game + " --size 9 --split all --out " + path("x.model") + " --json " + path("x.model"));
   EXPECT_EQ(twice.code, 2) << twice.err;

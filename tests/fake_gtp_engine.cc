@@ -8,7 +8,8 @@
 //   garbage=N        a reply without '=' at the N-th genmove
 //   refuse=N         '? cannot' at the N-th genmove
 //   illegal=N        an occupied point at the N-th genmove
-//   resign=N         resign at the N-th genmove
+//   resign=N         resign at the N-th genmove (of the process)
+//   resign_each=N    resign at the N-th genmove of every game (counted from clear_board)
 //   sleep=MS         wait MS milliseconds before every genmove answer
 //   badscore=1       final_score gives the opposite winner
 //   dead=white       final_status_list dead lists every white stone (else nothing)
@@ -88,7 +89,7 @@ int main(int argc, char** argv) {
     for (std::string m; std::getline(ss, m, ',');) fixed.push_back(m);
   }
   size_t next_fixed = 0;
-  int genmoves = 0;
+  int genmoves = 0, game_genmoves = 0;
   std::string line;
   while (std::getline(std::cin, line)) {
     if (log) std::fprintf(log, "%s\n", line.c_str()), std::fflush(log);
@@ -121,6 +122,7 @@ int main(int argc, char** argv) {
     } else if (cmd == "clear_board") {
       game = Game(size, hane::Rules{false, hane::Superko::kPositional, komi});
       next_fixed = 0;
+      game_genmoves = 0;
       reply("");
     } else if (cmd == "komi") {
       komi = args.empty() ? 0 : std::atof(args[0].c_str());
@@ -150,7 +152,7 @@ int main(int argc, char** argv) {
         reply("");
       }
     } else if ((cmd == "genmove" || (cmd == "kgs-genmove_cleanup" && !opt_int("nocleanup"))) && args.size() == 1) {
-      ++genmoves;
+      ++genmoves, ++game_genmoves;
       std::fprintf(stderr, "fake %s: genmove %d\n", name.c_str(), genmoves);
       std::fflush(stderr);
       const Color c = parse_color(args[0]);
@@ -182,7 +184,7 @@ int main(int argc, char** argv) {
           continue;
         }
       }
-      if (genmoves == opt_int("resign", -1)) {
+      if (genmoves == opt_int("resign", -1) || game_genmoves == opt_int("resign_each", -1)) {
         reply("resign");
         continue;
       }

@@ -446,7 +446,7 @@ TEST(MatchRun, RoundRobinOfThreeHasJointRatings) {
   const std::string dir = testing::temp_path("match", "robin");
   fs::remove_all(dir);
   MatchOptions o = small_match(dir, 2);
-  o.engines = {fake("a", "seed={seed}"), fake("b", "seed={seed}"), fake("c", "resign=1")};
+  o.engines = {fake("a", "seed={seed}"), fake("b", "seed={seed}"), fake("c", "resign_each=1")};
   auto out = run_match(o, nullptr);
   ASSERT_TRUE(out.ok()) << out.status();
   const nlohmann::json& j = out->report;

@@ -96,8 +96,11 @@ std::unique_ptr<Analyzer> make_analyzer(AnalyzeFlags& f, bool warn) {
   // what was asked for.
   AnalyzeOptions o = f.analyze;
   if (f.default_guesser) o.guesser = "none";
-  if (f.engine.default_prior) o.search.prior = "none";
-  if (f.engine.default_policy) o.search.policy = "rules";
+  for (SearchOptions* s : {&o.search, o.large_board_search ? &*o.large_board_search : nullptr}) {
+    if (s == nullptr) continue;
+    if (f.engine.default_prior) s->prior = "none";
+    if (f.engine.default_policy) s->policy = "rules";
+  }
   auto fallback = Analyzer::create(o);
   if (!fallback.ok()) throw std::runtime_error(std::string(a.status().message()));
   if (warn && cluster::is_root()) {
@@ -217,8 +220,10 @@ void run_analyze(AnalyzeFlags& f) {
     stems = std::move(*named);
     for (size_t i = 0; i < games.size(); ++i) {
       if (stems[i].empty()) {
-        std::fprintf(stderr, "hane: %s: skipped: its files in %s would overwrite an input file\n", game_name(games[i]).c_str(),
-                     f.out.c_str());
+        std::fprintf(stderr,
+                     "hane: %s: skipped: its files in %s would overwrite an input file (a game's own analysis read "
+                     "back is the same game): review the original record, or name another --out\n",
+                     game_name(games[i]).c_str(), f.out.c_str());
         pending[i] = '0';
         ++failed;
         continue;
@@ -369,9 +374,10 @@ void run_analyze(AnalyzeFlags& f) {
   auto summary = folder->write_summary(extra);
   if (!summary.ok()) throw std::runtime_error(std::string(summary.status().message()));
   if (!f.corpus.quiet) {
-    std::fprintf(stderr, "analyze: %zu game(s) of this run in %s (SGF, JSON, -winrate.svg, -ownership.svg); summary.json: "
+    std::fprintf(stderr, "analyze: %zu game(s) of this run in %s (SGF, JSON, %s-ownership.svg); summary.json: "
                          "%lld game(s) of the folder\n",
-                 this_run.size(), f.out.c_str(), static_cast<long long>((*summary)["games_analysed"].get<int64_t>()));
+                 this_run.size(), f.out.c_str(), f.no_plots ? "" : "-winrate.svg, ",
+                 static_cast<long long>((*summary)["games_analysed"].get<int64_t>()));
   }
   if (failed > 0 && !interrupted()) throw std::runtime_error(std::to_string(failed) + " game(s) could not be analysed (named above)");
 }

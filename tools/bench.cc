@@ -14,6 +14,7 @@
 #include "tools/cli.h"
 #include "tools/commands.h"
 #include "tools/corpus_options.h"
+#include "tools/engine_options.h"
 #include "tools/policy_options.h"
 #include "util/progress.h"
 
@@ -70,13 +71,13 @@ std::vector<std::string> default_specs() {
   std::vector<std::string> specs = {"uniform"};
   const std::vector<std::string> names = policy_names();
   if (std::find(names.begin(), names.end(), "rules") != names.end()) specs.push_back("rules");
-  const std::string model = std::string(HANE_PATTERNS_DIR) + "/kgs-softmax-rollout.model";
+  const std::string model = patterns_dir() + "/kgs-softmax-rollout.model";
   if (std::filesystem::exists(model)) {
     specs.push_back("softmax:" + model);
   } else {
     std::fprintf(stderr, "hane: warning: %s not found, softmax left out\n", model.c_str());
   }
-  const std::string gamma = std::string(HANE_PATTERNS_DIR) + "/kgs-gamma.model";
+  const std::string gamma = patterns_dir() + "/kgs-gamma.model";
   if (std::filesystem::exists(gamma)) {
     specs.push_back("rules-gamma:" + gamma);
     specs.push_back("gamma:" + gamma);

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <limits>
 #include <optional>
+#include <string_view>
 #include <thread>
 
 #include "corpus/source.h"
@@ -368,8 +370,20 @@ bool is_number(const std::string& s) {
 
 void harden(CLI::App& app) {
   harden_app(&app);
-  // CLI11's own messages (a bad value, a missing option) start "hane: " as ours do.
-  app.failure_message([](const CLI::App* a, const CLI::Error& e) { return "hane: " + CLI::FailureMessage::simple(a, e); });
+  // CLI11's own messages (a bad value, a missing option) start "hane: " as ours do, and the
+  // commonest are said in our words.
+  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
+    std::string what = e.what();
+    constexpr std::string_view kAtMost = ": At Most 1 required but received ";
+    if (what == "A subcommand is required") {
+      what = "a command is needed here (--help lists them)";
+    } else if (what == "paths is required") {
+      what = "PATH... is required: game records, folders or archives";
+    } else if (const size_t at = what.find(kAtMost); at != std::string::npos) {
+      what = what.substr(0, at) + " given " + what.substr(at + kAtMost.size()) + " times: give it once";
+    }
+    return "hane: " + what + "\n" + CLI::FailureMessage::simple(a, e).substr(std::string(e.what()).size() + 1);
+  });
 }
 
 CLI::Option* one_value_each(CLI::Option* option, const std::string& value_name) {
@@ -548,14 +562,62 @@ bool is_output_file_option(const CLI::App* app, const CLI::Option* o) {
   return has_name(o, "json") || has_name(o, "sgf");
 }
 
-// The paths a value may name: itself, and the MODEL of "NAME:MODEL" or the value of "KEY=VALUE".
+// The paths a value may name: itself, each of its words (a `hane:` engine's options), and of
+// each the MODEL of "NAME:MODEL" or the value of "KEY=VALUE".
 std::vector<std::string> named_paths(const std::string& value) {
   std::vector<std::string> out{value};
-  for (const char sep : {':', '='}) {
-    const size_t at = value.rfind(sep);
-    if (at != std::string::npos && at + 1 < value.size()) out.push_back(value.substr(at + 1));
+  std::vector<std::string> words;
+  for (size_t at = 0; at < value.size();) {
+    const size_t end = std::min(value.find_first_of(" \t", at), value.size());
+    if (end > at) words.push_back(value.substr(at, end - at));
+    at = end + 1;
+  }
+  if (words.size() > 1) out.insert(out.end(), words.begin(), words.end());
+  const size_t n = out.size();
+  for (size_t i = 0; i < n; ++i) {
+    for (const char sep : {':', '='}) {
+      const size_t at = out[i].rfind(sep);
+      if (at != std::string::npos && at + 1 < out[i].size()) out.push_back(out[i].substr(at + 1));
+    }
   }
   return out;
+}
+
+const char* kind_name(FileKind k) {
+  switch (k) {
+    case FileKind::kMissing: return "nothing";
+    case FileKind::kModel: return "a hane model";
+    case FileKind::kJson: return "JSON";
+    case FileKind::kSgf: return "a game record";
+    case FileKind::kArchive: return "an archive";
+    case FileKind::kOther: return "a file of another kind";
+  }
+  return "?";
+}
+
+// The kind of file an output option writes.
+FileKind written_kind(const std::string& flag) {
+  if (flag == "--json") return FileKind::kJson;
+  if (flag == "--sgf") return FileKind::kSgf;
+  return FileKind::kModel;  // --out of the trainers
+}
+
+// "" if `path` may be written as `kind` over what it holds now, else the message.
+std::string kind_problem(const std::string& flag, const std::string& path, FileKind kind) {
+  const FileKind now = file_kind(path);
+  if (now == FileKind::kMissing || now == kind) return "";
+  return flag + " " + path + ": the file exists and holds " + kind_name(now) + ", not " +
+         (kind == FileKind::kOther ? "plot data" : kind_name(kind)) +
+         "; hane replaces only a file of the kind it writes: remove it or name another";
+}
+
+// The files the command line reads and writes, kept by check_command_line for check_extra_output.
+struct Named {
+  std::vector<std::pair<std::string, std::string>> inputs, outputs;  // flag, path
+};
+Named& named() {
+  static Named n;
+  return n;
 }
 
 // "" unless an output of `line` is one of its inputs or another output (see check_command_line).
@@ -565,6 +627,11 @@ std::string outputs_apart(const CommandLine& line) {
     (is_output_file_option(v.command, v.option) ? outputs : inputs).push_back(&v);
   }
   std::error_code ec;
+  named() = {};
+  for (const CommandLine::Value* in : inputs) {
+    for (const std::string& p : named_paths(in->value)) named().inputs.push_back({in->flag, p});
+  }
+  for (const CommandLine::Value* out : outputs) named().outputs.push_back({out->flag, out->value});
   auto canonical = [&](const std::string& p) { return fs::weakly_canonical(fs::absolute(p, ec), ec); };
   for (size_t k = 0; k < outputs.size(); ++k) {
     const CommandLine::Value& out = *outputs[k];
@@ -591,6 +658,9 @@ std::string outputs_apart(const CommandLine& line) {
                  "; hane never writes over what it reads: name another file";
         }
       }
+    }
+    if (fs::is_regular_file(out.value, ec)) {
+      if (std::string problem = kind_problem(out.flag, out.value, written_kind(out.flag)); !problem.empty()) return problem;
     }
   }
   return "";
@@ -704,6 +774,48 @@ double thread_cpu_seconds() {
   timespec t{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+FileKind file_kind(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return FileKind::kMissing;
+  std::string head(512, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  if (head.empty()) return FileKind::kMissing;
+  if (head.starts_with("hane-model")) return FileKind::kModel;
+  for (const std::string_view magic : {std::string_view("\x1f\x8b"), std::string_view("BZh"), std::string_view("\xfd" "7zXZ"),
+                                       std::string_view("PK\x03\x04"), std::string_view("7z\xbc\xaf")}) {
+    if (head.starts_with(magic)) return FileKind::kArchive;
+  }
+  if (head.size() >= 262 && head.compare(257, 5, "ustar") == 0) return FileKind::kArchive;
+  size_t at = head.starts_with("\xef\xbb\xbf") ? 3 : 0;  // a UTF-8 byte-order mark
+  while (at < head.size() && std::isspace(static_cast<unsigned char>(head[at]))) ++at;
+  if (at == head.size()) return FileKind::kOther;
+  if (head[at] == '{' || head[at] == '[') return FileKind::kJson;
+  if (head[at] == '(') return FileKind::kSgf;
+  return FileKind::kOther;
+}
+
+void check_extra_output(const std::string& flag, const std::string& path, FileKind kind) {
+  std::error_code ec;
+  auto canonical = [&](const std::string& p) { return fs::weakly_canonical(fs::absolute(p, ec), ec); };
+  for (const auto& [out_flag, p] : named().outputs) {
+    if (canonical(p) == canonical(path)) {
+      throw UsageError(flag + " would write " + path + ", the file of " + out_flag + " " + p + ": name two files");
+    }
+  }
+  if (!fs::exists(path, ec)) return;
+  for (const auto& [in_flag, p] : named().inputs) {
+    if (fs::exists(p, ec) && fs::equivalent(p, path, ec)) {
+      throw UsageError(flag + " would write " + path + ", the same file as " +
+                       (in_flag == "PATH" ? "the input " : in_flag + " ") + p +
+                       "; hane never writes over what it reads: name another file");
+    }
+  }
+  if (std::string problem = kind_problem(flag, path, kind); !problem.empty()) {
+    throw UsageError(flag + " would write " + problem.substr(flag.size() + 1));
+  }
 }
 
 std::string snapshot_path(const std::string& out, int count) {

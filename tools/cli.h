@@ -120,6 +120,21 @@ void warn_if_model_not_for(const std::string& model_path, const std::vector<int>
 /// counts only our own work.
 double thread_cpu_seconds();
 
+/// What a file holds, from its first bytes: a hane model (the "hane-model" line), JSON, an
+/// SGF game record, an archive (gzip, bzip2, xz, zip, 7z, tar), something else, or nothing (no
+/// file, or an empty one).
+enum class FileKind { kMissing, kModel, kJson, kSgf, kArchive, kOther };
+FileKind file_kind(const std::string& path);
+
+/// For a file a command writes besides its named outputs (a trainer's snapshot models, a
+/// learning curve's data and picture, eval's plots): throws UsageError, naming `flag`, when
+/// `path` is a file the command line reads, another of its outputs, or an existing file of
+/// another kind than `kind` (kOther: plot data, scripts and pictures). check_command_line
+/// records what the command line reads and writes; call this after it, before any work. The
+/// named outputs themselves (--out, --json, --sgf) are checked the same way by
+/// check_command_line: a model, JSON or a game record replaces only a file of its own kind.
+void check_extra_output(const std::string& flag, const std::string& path, FileKind kind);
+
 /// A trainer's snapshot file: "model.tree" with count 1000 -> "model-1000.tree".
 std::string snapshot_path(const std::string& out, int count);
 

@@ -25,10 +25,27 @@ struct EvalFlags {
   std::string plot_dir;
 };
 
-// A row's name: its --label, else the model's file name ("uniform" for the baseline).
+// A row's name: its --label, else the model's file name ("uniform" for the baseline), or the
+// model as given when another unlabelled model has the same file name.
 std::string row_name(const EvalFlags& f, size_t i) {
   if (i < f.labels.size()) return f.labels[i];
-  return std::filesystem::path(f.models[i]).filename().string();
+  auto file_name = [&](size_t k) { return std::filesystem::path(f.models[k]).filename().string(); };
+  for (size_t k = f.labels.size(); k < f.models.size(); ++k) {
+    if (k != i && file_name(k) == file_name(i)) return f.models[i];
+  }
+  return file_name(i);
+}
+
+// Every row has its own name (a --label may not take another row's default name).
+void check_row_names(const EvalFlags& f) {
+  for (size_t i = 0; i < f.models.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (row_name(f, i) == row_name(f, j)) {
+        throw UsageError("two rows named " + row_name(f, i) + " (--model " + f.models[j] + " and --model " + f.models[i] +
+                         "): give each row its own --label");
+      }
+    }
+  }
 }
 
 // Row names are padded by their width on a terminal (util/text.h): "黒" takes two columns.
@@ -47,6 +64,10 @@ void print_row(int width, const std::string& name, const EvalResult& r) {
 
 void run_eval(const EvalFlags& f) {
   if (f.labels.size() > f.models.size()) throw CLI::ValidationError("--label", "more labels than models");
+  check_row_names(f);
+  if (!f.plot_dir.empty()) {
+    for (const std::string& p : eval_plot_files(f.plot_dir)) check_extra_output("--plot", p, FileKind::kOther);
+  }
   std::vector<std::unique_ptr<Guesser>> guessers;
   for (const std::string& m : f.models) {
     auto g = load_guesser(m);

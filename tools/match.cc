@@ -90,6 +90,9 @@ MatchTimeControl parse_time(const std::string& text) {
       (full && period > 0 && stones == 0))
     throw UsageError("--time: expected MAIN or MAIN/PERIOD/STONES in seconds (e.g. 60 or 30/10/5), got '" +
                                 text + "'");
+  if (main == 0 && period == 0) {
+    throw UsageError("--time " + text + ": a clock with no time at all; leave --time out to play without a clock");
+  }
   t.main_s = main;
   t.period_s = period;
   t.stones = stones;
@@ -102,7 +105,7 @@ std::vector<Opening> read_openings(const std::vector<std::string>& paths, int si
   std::vector<Opening> out;
   int64_t skipped = 0;
   auto skip = [&](const std::string& name, const std::string& why) {
-    if (skipped++ < 10 && cluster::is_root()) std::fprintf(stderr, "match: opening %s skipped: %s\n", name.c_str(), why.c_str());
+    if (skipped++ < 10 && cluster::is_root()) std::fprintf(stderr, "hane: match: opening %s skipped: %s\n", name.c_str(), why.c_str());
   };
   const SourceStats stats = for_each_entry(
       paths,
@@ -126,7 +129,7 @@ std::vector<Opening> read_openings(const std::vector<std::string>& paths, int si
         if (static_cast<int>(o.moves.size()) < moves) return skip(name, "fewer than " + std::to_string(moves) + " moves");
         out.push_back(std::move(o));
       },
-      [&](const SourceError& err) { std::fprintf(stderr, "match: %s\n", describe(err).c_str()); });
+      [&](const SourceError& err) { std::fprintf(stderr, "hane: match: %s\n", describe(err).c_str()); });
   if (!quiet && cluster::is_root()) {
     std::fprintf(stderr, "match: %s openings of %d moves from %s records (%s skipped, %s read errors)\n",
                  with_thousands(static_cast<int64_t>(out.size())).c_str(), moves, with_thousands(stats.entries).c_str(),

@@ -477,9 +477,11 @@ void add_score_command(CLI::App& app) {
       "Measure score estimators on finished games whose result was counted (RE[B+3.5]): the position at 3/4 of each "
       "game; the share of winners named, the mean absolute error in points, the median time per position.");
   add_corpus_flags(cmd, f.corpus, "test");
-  cmd->add_option("--estimator,-e", f.estimators,
-                  "An estimator, [NAME=]SPEC, repeatable: static, estimate[:playouts=N,framework=X,ownership=X,dead=X,policy=SPEC,POLICY.KEY=V], "
-                  "final_score, or gtp:COMMAND LINE (its estimate_score); default static, estimate and final_score");
+  one_value_each(cmd->add_option("--estimator,-e", f.estimators,
+                                 "An estimator, [NAME=]SPEC: static, estimate[:playouts=N,framework=X,ownership=X,dead=X,"
+                                 "policy=SPEC,POLICY.KEY=V], final_score, or gtp:COMMAND LINE (its estimate_score); "
+                                 "default static, estimate and final_score"),
+                 "[NAME=]SPEC");
   cmd->add_option("--positions", f.positions,
                   "Positions to measure, one per counted game, the games chosen by hash (the same sample every run); "
                   "0: every counted game")

@@ -42,6 +42,7 @@ struct BoostFlags {
 void train_boost_command(const BoostFlags& f) {
   const auto start = std::chrono::steady_clock::now();
   auto since_start = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  for (int n : f.snapshots) check_extra_output("--snapshots", snapshot_path(f.out, n), FileKind::kModel);
   // The base first: a bad file fails before the corpus is read.
   std::unique_ptr<DecisionTree> base;
   nlohmann::json base_info;

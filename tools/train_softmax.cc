@@ -48,6 +48,7 @@ void train(SoftmaxFlags& f) {
   if (std::error_code ec; !f.train.cache_dir.empty() && !std::filesystem::is_directory(f.train.cache_dir, ec)) {
     throw UsageError("--cache-dir " + f.train.cache_dir + ": no such directory");
   }
+  for (const std::string& p : learning_curve_files(model_stem(f.out))) check_extra_output("--out", p, FileKind::kOther);
   // Train and validation games are both needed: read every split and keep those two.
   if (f.corpus.options().split != Split::kTrain) {
     throw UsageError("hane train softmax trains on --split train (and validates on the validation split)");

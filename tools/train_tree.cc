@@ -38,6 +38,8 @@ struct TreeFlags {
 void train_tree(const TreeFlags& f) {
   const auto start = std::chrono::steady_clock::now();
   auto since_start = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  for (int n : f.snapshots) check_extra_output("--snapshots", snapshot_path(f.out, n), FileKind::kModel);
+  for (const std::string& p : learning_curve_files(model_stem(f.out))) check_extra_output("--out", p, FileKind::kOther);
   // Read every split at once: the training games are those of --split, the validation games
   // (for the curve and the early stop) those of the validation split.
   TrainingGames games = read_training_games(f.corpus);

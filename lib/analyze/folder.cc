@@ -102,9 +102,12 @@ absl::StatusOr<std::vector<std::string>> AnalysisFolder::assign_names(const std:
     nlohmann::json& registered = marker["games"];
     // Registered games by their key.
     std::map<std::tuple<std::string, std::string, int>, std::string> by_key;
+    std::map<std::string, std::string> by_hash;  // the same moves from another file: the same game
     for (const auto& [stem, g] : registered.items()) {
       if (!g.is_object()) continue;
       by_key[{g.value("source", ""), g.value("entry", ""), g.value("tree", 0)}] = stem;
+      const std::string hash = g.value("hash", "");
+      if (!hash.empty() && hash != "0") by_hash.emplace(hash, stem);
     }
     auto free_name = [&](const std::string& stem) {
       if (registered.contains(stem)) return false;
@@ -117,13 +120,17 @@ absl::StatusOr<std::vector<std::string>> AnalysisFolder::assign_names(const std:
     for (size_t i = 0; i < games.size(); ++i) {
       const AnalysisGameKey& g = games[i];
       const std::string source = absolute(g.source);
-      const auto it = by_key.find({source, g.entry, g.tree});
-      if (it != by_key.end()) {
+      // A registered game: the same file, entry and tree, or the same moves (read again from
+      // another file, such as the STEM.sgf analyze wrote) keep their name.
+      std::string known;
+      if (const auto it = by_key.find({source, g.entry, g.tree}); it != by_key.end()) known = it->second;
+      else if (const auto h = by_hash.find(std::to_string(g.hash)); g.hash != 0 && h != by_hash.end()) known = h->second;
+      if (!known.empty()) {
         // Its files were put aside for it, but one may be an input now (a copy put into the
-        // folder under that name): then the game gets no name.
+        // folder under that name, or its own STEM.sgf read back): then the game gets no name.
         bool clash = false;
-        for (const std::string& file : game_files(it->second)) clash |= input_paths.contains(absolute(folder_.path(file)));
-        if (!clash) names[i] = it->second;
+        for (const std::string& file : game_files(known)) clash |= input_paths.contains(absolute(folder_.path(file)));
+        if (!clash) names[i] = known;
         continue;
       }
       const std::string base = base_name(g);

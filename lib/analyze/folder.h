@@ -12,7 +12,9 @@
 //   summary.json    every game of the folder whose STEM.json is written, and per player
 //
 // Names: a game keeps the name the register gives it, so a rerun with fewer, more or other
-// inputs writes each game's files where they were. A new game gets its file's (or archive
+// inputs writes each game's files where they were; a game read from another file with the same
+// moves (the same hash: a copy, or the STEM.sgf analyze wrote) is the same game and keeps its
+// name too (its own STEM.sgf as input is then left out: analyze never writes over an input). A new game gets its file's (or archive
 // entry's) stem, with "-N" for the N-th game of a file of several, then the first of NAME,
 // NAME-2, NAME-3... that no other game holds, whose files do not exist unless analyze wrote
 // them, and none of which is an input file.

@@ -6,20 +6,6 @@
 #include "go/zobrist.h"
 
 namespace hane {
-namespace {
-
-// The first stone whose chain has no liberty, or none.
-Vertex chain_without_liberties(const Board& b) {
-  for (int y = 0; y < b.size(); ++y) {
-    for (int x = 0; x < b.size(); ++x) {
-      const Vertex v = b.at(x, y);
-      if (b.is_stone(v) && b.liberties(v) == 0) return v;
-    }
-  }
-  return Vertex::none();
-}
-
-}  // namespace
 
 const RecordRules& replay_rules(const GameRecord& record, const RecordRules& fallback) {
   return record.declared_rules ? *record.declared_rules : fallback;

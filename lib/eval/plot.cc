@@ -96,6 +96,20 @@ std::string write_learning_curve(const std::string& stem, const std::string& tit
   return "learning curve: " + svg + " (data in " + data + ")";
 }
 
+std::vector<std::string> eval_plot_files(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const char* name : {"topk.dat", "phases.dat", "topk.svg", "phases.svg", "eval-plots.gp", "eval-plots.log"}) {
+    out.push_back(dir + "/" + name);
+  }
+  return out;
+}
+
+std::vector<std::string> learning_curve_files(const std::string& stem) {
+  std::vector<std::string> out;
+  for (const char* suffix : {"-curve.dat", "-curve.svg", "-curve.gp", "-curve.log"}) out.push_back(stem + suffix);
+  return out;
+}
+
 std::string model_stem(const std::string& model_path) {
   const std::filesystem::path p(model_path);
   return (p.parent_path() / p.stem()).string();

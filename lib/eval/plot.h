@@ -31,6 +31,11 @@ struct LearningPoint {
 std::string write_learning_curve(const std::string& stem, const std::string& title, const std::string& x_label,
                                  const std::vector<LearningPoint>& points);
 
+/// The files write_eval_plots(DIR) and write_learning_curve(STEM) write (data, gnuplot script
+/// and its log, pictures), for a command to check before it works.
+std::vector<std::string> eval_plot_files(const std::string& dir);
+std::vector<std::string> learning_curve_files(const std::string& stem);
+
 /// The stem of a model file's companion files: the path without its extension
 /// ("out/kgs.model" -> "out/kgs").
 std::string model_stem(const std::string& model_path);

@@ -452,4 +452,14 @@ int legal_moves(const Board& board, Color to_move, std::span<Vertex> out) {
   return n;
 }
 
+Vertex chain_without_liberties(const Board& b) {
+  for (int y = 0; y < b.size(); ++y) {
+    for (int x = 0; x < b.size(); ++x) {
+      const Vertex v = b.at(x, y);
+      if (b.is_stone(v) && b.liberties(v) == 0) return v;
+    }
+  }
+  return Vertex::none();
+}
+
 }  // namespace hane

@@ -258,6 +258,10 @@ inline bool Board::is_eye(Vertex vertex, Color c) const {
   return opponent_diagonals + (edge ? 1 : 0) < 2;
 }
 
+/// The first stone (row by row from the top-left) whose chain has no liberty, or none: what
+/// set_stone can leave, which a game record's setup must not.
+Vertex chain_without_liberties(const Board& board);
+
 /// The legal moves of `to_move` (no pass), in the board's empty-point order. Returns how many
 /// were written to `out` (which must hold board.empty_points().size() vertices).
 int legal_moves(const Board& board, Color to_move, std::span<Vertex> out);

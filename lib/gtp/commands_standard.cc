@@ -218,25 +218,38 @@ void Engine::register_standard_commands() {
     for (const Vertex v : record->setup.white) place_setup(Color::kWhite, v);
     for (const Vertex v : record->setup.empty_points) place_setup(Color::kEmpty, v);
     game_.set_to_move(record->to_play);
+    auto refuse = [&](const std::string& why) {
+      log("gtp: loadsgf " + path + ": " + why);
+      game_ = saved_game;
+      events_ = saved_events;
+      komi_ = saved_komi;
+      throw GtpError("cannot load file");
+    };
+    // Setup stones (AB, AW, AE) are placed without captures: a chain left without liberties is
+    // no position (the corpus reader refuses it too).
+    auto check_setup = [&] {
+      const Vertex dead = chain_without_liberties(game_.board());
+      if (!dead.is_none()) refuse("setup leaves a chain without liberties at " + to_gtp(dead, game_.size()));
+    };
+    check_setup();
     int number = 1;
+    bool setup_changed = false;
     for (const GameEvent& e : record->events) {
+      if (e.type != GameEvent::Type::kSetup && setup_changed) check_setup(), setup_changed = false;
       if (e.type == GameEvent::Type::kMove) {
         if (number == move_number) break;
         if (!play(e.color, e.vertex)) {
-          log("gtp: loadsgf " + path + ": move " + std::to_string(number) + " (" + to_gtp(e.vertex, game_.size()) +
-              ") is illegal");
-          game_ = saved_game;
-          events_ = saved_events;
-          komi_ = saved_komi;
-          throw GtpError("cannot load file");
+          refuse("move " + std::to_string(number) + " (" + to_gtp(e.vertex, game_.size()) + ") is illegal");
         }
         ++number;
       } else if (e.type == GameEvent::Type::kSetup) {
         place_setup(e.color, e.vertex);
+        setup_changed = true;
       } else {
         game_.set_to_move(e.color);
       }
     }
+    if (setup_changed) check_setup();
     rebuild();  // komi with a handicap's points
     set_clocks();
     player_->new_game();
