@@ -191,6 +191,9 @@ TEST_F(CliUsageTest, UsageErrorsExitTwo) {
       {"match --out " + path("m7c") + " --size 5 --handicap 9 -e a=gtp:true -e b=gtp:true", "handicap 9"},
       {"match --out " + path("m7e") + " --handicap 1 -e a=gtp:true -e b=gtp:true", "handicap 1"},
       {"gtp --seed -1", "--seed: a whole number from 0, not -1"},
+      {"gtp --threads 300", "--threads: 1 to 256"},
+      {"match --out " + path("m7f") + " --time 0 -e a=gtp:true -e b=gtp:true", "--time 0: a clock with no time"},
+      {"dataset", "a command is needed"},
       {"train tree " + path("games9") + " --size 9 --out " + path("s.model") + " --seed x", "not x"},
       {"match --out " + path("m7d") + " --time 10/x -e a=gtp:true -e b=gtp:true", "--time"},
   };

@@ -138,7 +138,9 @@ std::string check_output_folder(const std::string& path) {
   return "";
 }
 
-std::string check_threads(std::string& value) {
+// --threads: 0 (one per core) to 1024 for the corpus readers and trainers, 1 to 256 for an
+// engine's search threads (its own range, checked here before the cap to the cores).
+std::string check_threads(std::string& value, bool search) {
   long long n = 0;
   try {
     size_t used = 0;
@@ -147,7 +149,8 @@ std::string check_threads(std::string& value) {
   } catch (const std::exception&) {
     return "not a whole number: " + value;
   }
-  if (n < 0 || n > 1024) return "threads: 0 (one per core) to 1024, not " + value;
+  if (search && (n < 1 || n > 256)) return "1 to 256 (an engine's search threads), not " + value;
+  if (n < 0 || n > 1024) return "0 (one per core) to 1024, not " + value;
   const long long cores = std::max(1u, std::thread::hardware_concurrency());
   if (n > cores) {
     std::fprintf(stderr, "hane: warning: --threads %lld is more than the %lld cores: using %lld\n", n, cores, cores);
@@ -264,7 +267,8 @@ void harden_app(CLI::App* app) {
       o->check(validator([](std::string& v) { return check_output(v); }, ""));
     } else if (has_name(o, "threads")) {
       // transform, not check: CLI11 hands a check a copy, and the cap must reach the value.
-      o->transform(validator([](std::string& v) { return check_threads(v); }, ""));
+      const bool search = o->get_group() == "Engine";
+      o->transform(validator([search](std::string& v) { return check_threads(v, search); }, ""));
     } else if (has_name(o, "max-games") || has_name(o, "min-moves")) {
       o->check(number_check(0, std::numeric_limits<double>::max(), false));
     } else if (has_name(o, "size")) {
