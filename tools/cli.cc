@@ -62,9 +62,7 @@ std::string check_input(const std::string& path) {
   if (!is_record_path(path) && !is_archive_path(path)) {
     // Often a value meant for the option before it, which takes one value per occurrence:
     // "eval games/ -m a.model b.model".
-    std::string first_line;
-    std::getline(std::ifstream(path), first_line);
-    if (first_line == "hane-model") {
+    if (file_kind(path) == FileKind::kModel) {
       return path + ": a model file, not games: each option takes one value, so give every model its own "
                     "option (-m a.model -m b.model)";
     }
@@ -606,15 +604,6 @@ FileKind written_kind(const std::string& flag) {
   return FileKind::kModel;  // --out of the trainers
 }
 
-// "" if `path` may be written as `kind` over what it holds now, else the message.
-std::string kind_problem(const std::string& flag, const std::string& path, FileKind kind) {
-  const FileKind now = file_kind(path);
-  if (now == FileKind::kMissing || now == kind) return "";
-  return flag + " " + path + ": the file exists and holds " + kind_name(now) + ", not " +
-         (kind == FileKind::kOther ? "plot data" : kind_name(kind)) +
-         "; hane replaces only a file of the kind it writes: remove it or name another";
-}
-
 // The files the command line reads and writes, kept by check_command_line for check_extra_output.
 struct Named {
   std::vector<std::pair<std::string, std::string>> inputs, outputs;  // flag, path
@@ -624,47 +613,58 @@ Named& named() {
   return n;
 }
 
+fs::path canonical_path(const std::string& p) {
+  std::error_code ec;
+  return fs::weakly_canonical(fs::absolute(p, ec), ec);
+}
+
+// Why `path` may not be written as `kind`, the end of a message ("the same file as --base
+// b.model; ..."), or "": it is a file the command line reads (named().inputs), a game record or
+// archive inside a folder it reads, or an existing file of another kind.
+std::string write_clash(const std::string& path, FileKind kind) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return "";
+  const fs::path written = canonical_path(path);
+  for (const auto& [flag, p] : named().inputs) {
+    if (!fs::exists(p, ec)) continue;
+    const bool same = fs::equivalent(p, path, ec);
+    bool inside = false;
+    if (!same && fs::is_directory(p, ec) && (is_record_path(path) || is_archive_path(path))) {
+      const fs::path folder = canonical_path(p);
+      inside = std::mismatch(folder.begin(), folder.end(), written.begin(), written.end()).first == folder.end();
+    }
+    if (same || inside) {
+      return std::string(same ? "the same file as " : "inside the folder read as ") +
+             (flag == "PATH" ? "the input " : flag + " ") + p + "; hane never writes over what it reads: name another file";
+    }
+  }
+  const FileKind now = fs::is_regular_file(path, ec) ? file_kind(path) : FileKind::kMissing;
+  if (now == FileKind::kMissing || now == kind) return "";
+  return std::string("the file exists and holds ") + kind_name(now) + ", not " +
+         (kind == FileKind::kOther ? "plot data" : kind_name(kind)) +
+         "; hane replaces only a file of the kind it writes: remove it or name another";
+}
+
 // "" unless an output of `line` is one of its inputs or another output (see check_command_line).
 std::string outputs_apart(const CommandLine& line) {
   std::vector<const CommandLine::Value*> outputs, inputs;
   for (const CommandLine::Value& v : line.values) {
     (is_output_file_option(v.command, v.option) ? outputs : inputs).push_back(&v);
   }
-  std::error_code ec;
   named() = {};
   for (const CommandLine::Value* in : inputs) {
     for (const std::string& p : named_paths(in->value)) named().inputs.push_back({in->flag, p});
   }
   for (const CommandLine::Value* out : outputs) named().outputs.push_back({out->flag, out->value});
-  auto canonical = [&](const std::string& p) { return fs::weakly_canonical(fs::absolute(p, ec), ec); };
   for (size_t k = 0; k < outputs.size(); ++k) {
     const CommandLine::Value& out = *outputs[k];
     for (size_t j = 0; j < k; ++j) {
-      if (canonical(outputs[j]->value) == canonical(out.value)) {
+      if (canonical_path(outputs[j]->value) == canonical_path(out.value)) {
         return out.flag + " " + out.value + ": also the file of " + outputs[j]->flag + ": name two files";
       }
     }
-    if (!fs::exists(out.value, ec)) continue;
-    const fs::path written = canonical(out.value);
-    for (const CommandLine::Value* in : inputs) {
-      for (const std::string& p : named_paths(in->value)) {
-        if (!fs::exists(p, ec)) continue;
-        const bool same = fs::equivalent(p, out.value, ec);
-        bool inside = false;
-        if (!same && fs::is_directory(p, ec) && (is_record_path(out.value) || is_archive_path(out.value))) {
-          const fs::path folder = canonical(p);
-          const auto [f, w] = std::mismatch(folder.begin(), folder.end(), written.begin(), written.end());
-          inside = f == folder.end();
-        }
-        if (same || inside) {
-          return out.flag + " " + out.value + ": " + (same ? "the same file as " : "inside the folder read as ") +
-                 (in->flag == "PATH" ? "the input " : in->flag + " ") + p +
-                 "; hane never writes over what it reads: name another file";
-        }
-      }
-    }
-    if (fs::is_regular_file(out.value, ec)) {
-      if (std::string problem = kind_problem(out.flag, out.value, written_kind(out.flag)); !problem.empty()) return problem;
+    if (std::string clash = write_clash(out.value, written_kind(out.flag)); !clash.empty()) {
+      return out.flag + " " + out.value + ": " + clash;
     }
   }
   return "";
@@ -787,7 +787,9 @@ FileKind file_kind(const std::string& path) {
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<size_t>(in.gcount()));
   if (head.empty()) return FileKind::kMissing;
-  if (head.starts_with("hane-model")) return FileKind::kModel;
+  if (head.starts_with(kModelMagic) && head.size() > kModelMagic.size() && head[kModelMagic.size()] == '\n') {
+    return FileKind::kModel;
+  }
   for (const std::string_view magic : {std::string_view("\x1f\x8b"), std::string_view("BZh"), std::string_view("\xfd" "7zXZ"),
                                        std::string_view("PK\x03\x04"), std::string_view("7z\xbc\xaf")}) {
     if (head.starts_with(magic)) return FileKind::kArchive;
@@ -802,24 +804,12 @@ FileKind file_kind(const std::string& path) {
 }
 
 void check_extra_output(const std::string& flag, const std::string& path, FileKind kind) {
-  std::error_code ec;
-  auto canonical = [&](const std::string& p) { return fs::weakly_canonical(fs::absolute(p, ec), ec); };
   for (const auto& [out_flag, p] : named().outputs) {
-    if (canonical(p) == canonical(path)) {
+    if (canonical_path(p) == canonical_path(path)) {
       throw UsageError(flag + " would write " + path + ", the file of " + out_flag + " " + p + ": name two files");
     }
   }
-  if (!fs::exists(path, ec)) return;
-  for (const auto& [in_flag, p] : named().inputs) {
-    if (fs::exists(p, ec) && fs::equivalent(p, path, ec)) {
-      throw UsageError(flag + " would write " + path + ", the same file as " +
-                       (in_flag == "PATH" ? "the input " : in_flag + " ") + p +
-                       "; hane never writes over what it reads: name another file");
-    }
-  }
-  if (std::string problem = kind_problem(flag, path, kind); !problem.empty()) {
-    throw UsageError(flag + " would write " + problem.substr(flag.size() + 1));
-  }
+  if (std::string clash = write_clash(path, kind); !clash.empty()) throw UsageError(flag + " would write " + path + ", " + clash);
 }
 
 std::string snapshot_path(const std::string& out, int count) {

@@ -11,7 +11,6 @@
 
 namespace hane {
 namespace {
-constexpr std::string_view kMagic = "hane-model";
 
 std::string hex64(uint64_t v) {
   char buf[17];
@@ -61,8 +60,8 @@ absl::Status write_model_file(const std::string& path, nlohmann::json header, st
   header["payload_fnv64"] = hex64(fnv1a64(payload));
   std::string bytes;
   const std::string head = header.dump();
-  bytes.reserve(kMagic.size() + head.size() + payload.size() + 2);
-  bytes.append(kMagic).append(1, '\n').append(head).append(1, '\n').append(payload);
+  bytes.reserve(kModelMagic.size() + head.size() + payload.size() + 2);
+  bytes.append(kModelMagic).append(1, '\n').append(head).append(1, '\n').append(payload);
   // Never in place: a kill or a full disk leaves the previous model whole (util/files.h).
   if (absl::Status s = write_file_atomically(path, bytes); !s.ok()) {
     return absl::InternalError(path + ": cannot write the model file (any previous one is left as it was): " +
@@ -79,7 +78,7 @@ absl::StatusOr<ModelFile> read_model_file(const std::string& path) {
   const std::string bytes = buffer.str();
   auto fail = [&](const std::string& why) { return absl::InvalidArgumentError(path + ": " + why); };
   const size_t magic_end = bytes.find('\n');
-  if (magic_end == std::string::npos || std::string_view(bytes).substr(0, magic_end) != kMagic) {
+  if (magic_end == std::string::npos || std::string_view(bytes).substr(0, magic_end) != kModelMagic) {
     return fail("not a hane model file (it does not start with \"hane-model\")");
   }
   const size_t header_end = bytes.find('\n', magic_end + 1);

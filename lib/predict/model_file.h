@@ -26,6 +26,8 @@
 namespace hane {
 
 inline constexpr int kModelFormat = 1;
+/// The first line of every model file.
+inline constexpr std::string_view kModelMagic = "hane-model";
 
 struct ModelFile {
   nlohmann::json header;
