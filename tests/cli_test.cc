@@ -85,6 +85,16 @@ TEST_F(CliTest, OutputsAreCheckedBeforeAnyWorkWithTheReason) {
   const Result json = hane("dataset stats " + path("games9") + " --json " + path("empty"));
   EXPECT_EQ(json.code, 2);
   EXPECT_THAT(json.err, HasSubstr("is a folder"));
+  // A folder where no file can be made, though access(2) says yes to root: /proc.
+  if (fs::is_directory("/proc/self")) {
+    const Result proc = hane("dataset stats " + path("games9") + " --json /proc/hane-stats.json");
+    EXPECT_EQ(proc.code, 2);
+    EXPECT_THAT(proc.err, HasSubstr("cannot write /proc/hane-stats.json: folder /proc:"));
+    EXPECT_THAT(proc.err, Not(HasSubstr("games:")));
+    const Result folder = hane("match -e a=gtp:true -e b=gtp:true --size 9 --games 2 --out /proc/hane-match");
+    EXPECT_EQ(folder.code, 2);
+    EXPECT_THAT(folder.err, HasSubstr("cannot make /proc/hane-match: /proc:"));
+  }
 }
 
 TEST_F(CliTest, TyposGetDidYouMean) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "go/score.h"
@@ -71,6 +72,23 @@ TEST(ScoreEstimate, PlayoutsFindTheDeadStones) {
   // The same position under territory counting: the two dead stones cancel, territory decides.
   o.territory = true;
   EXPECT_DOUBLE_EQ(estimate_score(game, search->get(), o).margin, territory_score(b, std::vector<Vertex>{b.at(1, 4), b.at(6, 5)}).margin(0.5));
+}
+
+TEST(ScoreEstimate, PlayoutsRefuseUnsafeCapturesWhereThePolicyCan) {
+  // `rules` and `rules-gamma` take the setting; `uniform` has no settings and stays as it is;
+  // a value the caller gives is kept, and the caller's other settings too.
+  for (const std::string policy : {"rules", "rules-gamma"}) {
+    PolicyOptions given;
+    given.settings[policy + ".ladder"] = "1";
+    const PolicyOptions o = estimate_policy_options(policy == "rules" ? policy : policy + ":g.model", given);
+    EXPECT_EQ(o.settings.size(), 2u) << policy;
+    EXPECT_EQ(o.settings.at(policy + ".safe_capture"), "1") << policy;
+    EXPECT_EQ(o.settings.at(policy + ".ladder"), "1") << policy;
+  }
+  EXPECT_TRUE(estimate_policy_options("uniform", PolicyOptions{}).settings.empty());
+  PolicyOptions off;
+  off.settings["rules.safe_capture"] = "0";
+  EXPECT_EQ(estimate_policy_options("rules", off).settings.at("rules.safe_capture"), "0");
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
 #include "tools/cli.h"
 
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -97,21 +100,45 @@ std::string check_model_option(const std::string& path) {
   return check_model_input(path);
 }
 
+// Whether a file can be made in the folder `dir`: "" or why not. One is made there and removed
+// at once: access(2) says yes to root everywhere, and to folders such as /proc and /sys where no
+// file can be made.
+std::string make_file_problem(const fs::path& dir) {
+  std::string probe = (dir / ".hane-write-test-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) return std::strerror(errno);
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return "";
+}
+
+// Whether the existing file `path` can be written: "" or why not. A regular file is opened for
+// writing (nothing written, nothing truncated), as access(2) says yes to root for files of /proc
+// and /sys that refuse it; anything else (a terminal, a pipe) is asked with access(2).
+std::string write_file_problem(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return std::strerror(errno);
+    ::close(fd);
+    return "";
+  }
+  return ::access(path.c_str(), W_OK) == 0 ? "" : std::strerror(errno);
+}
+
 std::string check_output(const std::string& path) {
   if (path.empty()) return "empty file name";
   std::error_code ec;
   if (fs::is_directory(path, ec)) return "cannot write " + path + ": is a folder";
   if (fs::exists(path, ec)) {
-    if (::access(path.c_str(), W_OK) != 0) return "cannot write " + path + ": " + std::strerror(errno);
-    return "";
+    const std::string problem = write_file_problem(path);
+    return problem.empty() ? "" : "cannot write " + path + ": " + problem;
   }
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";
   if (!fs::is_directory(dir, ec)) return "cannot write " + path + ": folder " + dir.string() + " does not exist";
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-    return "cannot write " + path + ": folder " + dir.string() + ": " + std::strerror(errno);
-  }
-  return "";
+  const std::string problem = make_file_problem(dir);
+  return problem.empty() ? "" : "cannot write " + path + ": folder " + dir.string() + ": " + problem;
 }
 
 // An output folder (match, tune and analyze --out, eval --plot): an existing writable folder, or
@@ -122,8 +149,8 @@ std::string check_output_folder(const std::string& path) {
   std::error_code ec;
   if (fs::exists(path, ec)) {
     if (!fs::is_directory(path, ec)) return "cannot write into " + path + ": not a folder";
-    if (::access(path.c_str(), W_OK | X_OK) != 0) return "cannot write into " + path + ": " + std::strerror(errno);
-    return "";
+    const std::string problem = make_file_problem(path);
+    return problem.empty() ? "" : "cannot write into " + path + ": " + problem;
   }
   fs::path dir = fs::path(path).lexically_normal();
   if (!dir.has_filename()) dir = dir.parent_path();  // "a/b/"
@@ -132,8 +159,8 @@ std::string check_output_folder(const std::string& path) {
   } while (!dir.empty() && !fs::exists(dir, ec));
   if (dir.empty()) dir = ".";
   if (!fs::is_directory(dir, ec)) return "cannot make " + path + ": " + dir.string() + " is not a folder";
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) return "cannot make " + path + ": " + dir.string() + ": " + std::strerror(errno);
-  return "";
+  const std::string problem = make_file_problem(dir);
+  return problem.empty() ? "" : "cannot make " + path + ": " + dir.string() + ": " + problem;
 }
 
 // --threads: 0 (one per core) to 1024 for the corpus readers and trainers, 1 to 256 for an

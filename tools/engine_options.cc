@@ -163,8 +163,8 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags, bool quiet_option) {
       ->capture_default_str()
       ->group(group);
   cmd->add_option("--estimate-playouts", o.estimate_playouts,
-                  "Playouts behind estimate_score's dead-stone guess (with the whole-board maps); 0: the maps and the "
-                  "tactics reader alone")
+                  "Playouts behind estimate_score's dead-stone guess (with the whole-board maps; the engine's policy "
+                  "with rules.safe_capture=1); 0: the maps and the tactics reader alone")
       ->check(CLI::Range(0, 1000000))
       ->capture_default_str()
       ->group(group);

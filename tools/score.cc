@@ -322,6 +322,7 @@ std::unique_ptr<Estimator> make_estimator(const std::string& spec, const ScoreFl
     const ScoreEstimateOptions o =
         estimate_options(spec, spec.size() > 9 ? spec.substr(9) : "", estimate_playouts, policy, so.policy_options);
     so.policy = policy;
+    so.policy_options = estimate_policy_options(so.policy, so.policy_options);  // as estimate_score's
     if (absl::Status s = check_policy_settings(so.policy, so.policy_options); !s.ok()) {
       throw UsageError("--estimator " + spec + ": " + std::string(s.message()));
     }

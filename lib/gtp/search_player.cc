@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "go/position.h"
 #include "predict/softmax.h"
+#include "search/score_estimate.h"
 
 namespace hane::gtp {
 namespace {
@@ -247,7 +248,22 @@ ScoreEstimate SearchPlayer::estimate_score(const Game& game, bool territory) {
   ScoreEstimateOptions o;
   o.playouts = options_.estimate_playouts;
   o.territory = territory;
-  return hane::estimate_score(game, search_.get(), o);
+  return hane::estimate_score(game, &estimate_search(game.size()), o);
+}
+
+Search& SearchPlayer::estimate_search(int size) {
+  Search& engine = search_for(size);
+  std::unique_ptr<Search>& mine = estimate_[&engine == large_.get() ? 1 : 0];
+  if (!mine) {
+    SearchOptions so = engine.options();
+    so.prior = "none";
+    so.threads = 1;
+    so.policy_options = estimate_policy_options(so.policy, so.policy_options);
+    auto made = Search::create(so);
+    if (!made.ok()) return engine;
+    mine = std::move(*made);
+  }
+  return *mine;
 }
 
 std::vector<float> SearchPlayer::ownership(const Game& game) {

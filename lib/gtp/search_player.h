@@ -71,7 +71,8 @@ class SearchPlayer final : public MoveGenerator {
   void analyze(const Game& game, const Request& request) override;
   EndEstimate estimate_end(const Game& game) override;
   /// The maps with the dead stones of options().estimate_playouts playouts and of the tactics
-  /// reader (search/score_estimate.h).
+  /// reader (search/score_estimate.h). The playouts are the engine's policy with the
+  /// estimate's own settings (estimate_policy_options), run by a search of their own.
   ScoreEstimate estimate_score(const Game& game, bool territory) override;
   std::vector<float> ownership(const Game& game) override;
   std::vector<float> priors(const Game& game, Color color) override;
@@ -91,12 +92,17 @@ class SearchPlayer final : public MoveGenerator {
   Search& search_for(int size) const { return size >= kLargeBoard && large_ ? *large_ : *search_; }
   SearchLimits limits(const Game& game, const Request& request) const;
   void decide(const Game& game, const Request& request, SearchResult& result);
+  /// The search behind estimate_score's playouts on a board of `size` points a side: the
+  /// engine's policy with estimate_policy_options, no prior, one thread; the engine's own
+  /// search if that cannot be made.
+  Search& estimate_search(int size);
   /// A playout or visit count limits a move: given, or the default when no time is.
   bool count_budget() const { return options_.playouts > 0 || options_.visits > 0 || options_.time_per_move <= 0; }
 
   EngineOptions options_;
   std::unique_ptr<Search> search_;
   std::unique_ptr<Search> large_;     // with options_.large_board_search; nullptr without
+  std::unique_ptr<Search> estimate_[2];  // estimate_score's playouts (small, large boards); made when asked
   int low_moves_ = 0;                 // moves in a row below the resign threshold
   DynamicKomi dynamic_komi_[2];       // Black's, White's
 };

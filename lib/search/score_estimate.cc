@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+
+#include "playout/policy_settings.h"
 
 namespace hane {
 namespace {
@@ -46,6 +49,14 @@ void add_playout_dead(const Board& board, const std::vector<float>& ownership, d
 }
 
 }  // namespace
+
+PolicyOptions estimate_policy_options(std::string_view policy, PolicyOptions settings) {
+  const std::string key = std::string(policy.substr(0, policy.find(':'))) + ".safe_capture";  // "rules-gamma.safe_capture"
+  if (settings.settings.contains(key)) return settings;
+  PolicyOptions with = settings;
+  with.settings.emplace(key, "1");
+  return check_policy_settings(policy, with).ok() ? with : settings;
+}
 
 ScoreEstimate estimate_score(const Game& game, Search* search, const ScoreEstimateOptions& options) {
   const Board& board = game.board();
