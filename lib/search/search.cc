@@ -39,6 +39,13 @@ Search::Impl::Impl(const SearchOptions& options, std::unique_ptr<PlayoutPolicy> 
     if (guesser) w->guesser = t == 0 ? std::move(guesser) : workers_[0]->guesser->clone();
     workers_.push_back(std::move(w));
   }
+  if (options.last_good_reply) {
+    for (auto& w : workers_) {
+      auto lgr = std::make_unique<LastGoodReplyPolicy>(std::move(w->policy));
+      w->last_good_reply = lgr.get();
+      w->policy = std::move(lgr);
+    }
+  }
   reseed(options.seed);
 }
 

@@ -13,6 +13,7 @@
 
 #include "features/influence.h"
 #include "go/game.h"
+#include "playout/last_good_reply.h"
 #include "playout/policy.h"
 #include "predict/guesser.h"
 #include "predict/joseki.h"
@@ -72,6 +73,7 @@ void backup_amaf(NodePool& pool, std::span<const int32_t> path, std::span<const 
 /// Everything one search thread owns.
 struct Worker {
   std::unique_ptr<PlayoutPolicy> policy;
+  LastGoodReplyPolicy* last_good_reply = nullptr;  // `policy` itself when SearchOptions::last_good_reply
   std::unique_ptr<Guesser> guesser;
   Rng rng;
   std::vector<Move> moves;

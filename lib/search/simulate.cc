@@ -308,6 +308,9 @@ void Search::Impl::simulate(Worker& w) {
     const double margin = result.score.margin(komi_ + extra_komi_);
     black_half = margin > 0 ? 2 : margin == 0 ? 1 : 0;
     w.margin_sum += margin;
+    if (w.last_good_reply && black_half != 1) {
+      w.last_good_reply->learn(root_second_last_, root_last_, w.moves, black_half == 2 ? Color::kBlack : Color::kWhite);
+    }
   }
   add_ownership(policy.board(), w.owner_sum);
   if (!repeated && w.path.size() >= 2 && w.moves[0].vertex.is_point()) {  // through a root child
