@@ -48,10 +48,25 @@ TEST(LastGoodReply, StoresTheWinnersRepliesAndForgetsTheLosers) {
   EXPECT_EQ(p.reply(Color::kBlack, e5, f6), c3);
   p.learn(e5, f6, std::vector<Move>{{Color::kBlack, d4}}, Color::kEmpty);
   EXPECT_EQ(p.reply(Color::kBlack, e5, f6), c3);
-  // A pass is neither a reply nor a move replied to.
-  p.learn(Vertex::none(), Vertex::none(), std::vector<Move>{{Color::kBlack, Vertex::pass()}, {Color::kWhite, c3}},
+  // A loser's move is forgotten only where it is the stored reply: Black's F6 after D4 in a lost
+  // game leaves a stored E5 as it is.
+  p.learn(Vertex::none(), Vertex::none(), std::vector<Move>{{Color::kWhite, d4}, {Color::kBlack, e5}}, Color::kBlack);
+  p.learn(Vertex::none(), Vertex::none(), std::vector<Move>{{Color::kWhite, d4}, {Color::kBlack, f6}}, Color::kWhite);
+  EXPECT_EQ(p.reply(Color::kBlack, Vertex::none(), d4), e5);
+  // A pass is not stored as a reply: White's pass after G7 in a game White wins.
+  const Vertex g7 = gtp(b, "G7");
+  p.learn(Vertex::none(), Vertex::none(), std::vector<Move>{{Color::kBlack, g7}, {Color::kWhite, Vertex::pass()}},
           Color::kWhite);
-  EXPECT_TRUE(p.reply(Color::kWhite, Vertex::none(), Vertex::pass()).is_none());
+  EXPECT_TRUE(p.reply(Color::kWhite, Vertex::none(), g7).is_none());
+  // forget() empties both tables; so does a reset on another board size.
+  p.forget();
+  EXPECT_TRUE(p.reply(Color::kBlack, Vertex::none(), d4).is_none());
+  EXPECT_TRUE(p.reply(Color::kBlack, e5, f6).is_none());
+  p.learn(Vertex::none(), Vertex::none(), game, Color::kBlack);
+  p.reset(b, Color::kBlack);
+  EXPECT_EQ(p.reply(Color::kBlack, c3, d4), e5);  // the same size keeps them
+  p.reset(Board(13), Color::kBlack);
+  EXPECT_TRUE(p.reply(Color::kBlack, c3, d4).is_none());
 }
 
 TEST(LastGoodReply, PlaysAStoredReplyOnlyInThePlayoutAndOnlyWhenPlayable) {
@@ -97,19 +112,30 @@ TEST(LastGoodReply, PlaysAStoredReplyOnlyInThePlayoutAndOnlyWhenPlayable) {
 TEST(LastGoodReply, TheSearchLearnsAndPlaysWithIt) {
   SearchOptions o;
   o.policy = "rules";
-  o.last_good_reply = true;
   o.seed = 5;
+  o.threads = 1;
+  Game game(9);
+  SearchLimits l;
+  l.playouts = 400;
+  auto plain = Search::create(o);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  const SearchResult without = (*plain)->search(game, Color::kBlack, l);
+  const EndEstimate end_without = (*plain)->estimate_end(game, 50);
+  o.last_good_reply = true;
   for (const int threads : {1, 2}) {
     o.threads = threads;
     auto search = Search::create(o);
     ASSERT_TRUE(search.ok()) << search.status();
-    Game game(9);
-    SearchLimits l;
-    l.playouts = 400;
     const SearchResult r = (*search)->search(game, Color::kBlack, l);
     EXPECT_GE(r.playouts, 400);
     EXPECT_TRUE(r.move.is_point());
     EXPECT_EQ(game.board().legal(r.move, Color::kBlack), Legality::kLegal);
+    if (threads == 1) {
+      // The same seed and budget: the playouts learnt replies and played them, so the search's
+      // figures differ; the end-of-game estimate plays the policy without them, as before.
+      EXPECT_NE(r.score_mean, without.score_mean);
+      EXPECT_EQ((*search)->estimate_end(game, 50).ownership, end_without.ownership);
+    }
   }
 }
 

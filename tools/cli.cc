@@ -1,6 +1,5 @@
 #include "tools/cli.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -112,18 +111,17 @@ std::string make_file_problem(const fs::path& dir) {
   return "";
 }
 
-// Whether the existing file `path` can be written: "" or why not. A regular file is opened for
-// writing (nothing written, nothing truncated), as access(2) says yes to root for files of /proc
-// and /sys that refuse it; anything else (a terminal, a pipe) is asked with access(2).
+// Whether the existing file `path` can be written: "" or why not. A regular file is replaced
+// whole (util/files.h write_file_atomically: a new file beside it, renamed over it), so its
+// folder must take a new file; anything else (a terminal, a pipe) is asked with access(2).
 std::string write_file_problem(const std::string& path) {
+  if (::access(path.c_str(), W_OK) != 0) return std::strerror(errno);
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) return std::strerror(errno);
-    ::close(fd);
-    return "";
-  }
-  return ::access(path.c_str(), W_OK) == 0 ? "" : std::strerror(errno);
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return "";
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  const std::string problem = make_file_problem(dir);
+  return problem.empty() ? "" : "folder " + dir.string() + ": " + problem;
 }
 
 std::string check_output(const std::string& path) {

@@ -93,7 +93,8 @@ std::string SearchPlayer::name() const {
     for (const auto& [key, value] : l->policy_options.settings) absl::StrAppend(&large, " ", key, "=", value);
     absl::StrAppend(&large, ", prior ", l->prior);
   }
-  return "mcts, policy " + options_.search.policy + ", prior " + options_.search.prior + joseki + ", " + budget + ", " +
+  const std::string lgr = options_.search.last_good_reply ? " with last-good-reply" : "";
+  return "mcts, policy " + options_.search.policy + lgr + ", prior " + options_.search.prior + joseki + ", " + budget + ", " +
          std::to_string(options_.search.threads) + " thread(s)" + large;
 }
 
@@ -253,17 +254,23 @@ ScoreEstimate SearchPlayer::estimate_score(const Game& game, bool territory) {
 
 Search& SearchPlayer::estimate_search(int size) {
   Search& engine = search_for(size);
-  std::unique_ptr<Search>& mine = estimate_[&engine == large_.get() ? 1 : 0];
-  if (!mine) {
-    SearchOptions so = engine.options();
+  const int which = &engine == large_.get() ? 1 : 0;
+  std::unique_ptr<Search>& mine = estimate_[which];
+  if (!mine && !estimate_failed_[which]) {
+    SearchOptions so = engine.options();  // its policy; no tree, prior, joseki or learnt replies
     so.prior = "none";
+    so.joseki = "none";
+    so.last_good_reply = false;
     so.threads = 1;
     so.policy_options = estimate_policy_options(so.policy, so.policy_options);
     auto made = Search::create(so);
-    if (!made.ok()) return engine;
-    mine = std::move(*made);
+    if (made.ok()) {
+      mine = std::move(*made);
+    } else {
+      estimate_failed_[which] = true;  // the engine's own playouts then, without the setting
+    }
   }
-  return *mine;
+  return mine ? *mine : engine;
 }
 
 std::vector<float> SearchPlayer::ownership(const Game& game) {

@@ -103,6 +103,7 @@ class SearchPlayer final : public MoveGenerator {
   std::unique_ptr<Search> search_;
   std::unique_ptr<Search> large_;     // with options_.large_board_search; nullptr without
   std::unique_ptr<Search> estimate_[2];  // estimate_score's playouts (small, large boards); made when asked
+  bool estimate_failed_[2] = {false, false};
   int low_moves_ = 0;                 // moves in a row below the resign threshold
   DynamicKomi dynamic_komi_[2];       // Black's, White's
 };

@@ -1,5 +1,6 @@
 #include "playout/last_good_reply.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace hane {
@@ -13,7 +14,16 @@ LastGoodReplyPolicy::LastGoodReplyPolicy(std::unique_ptr<PlayoutPolicy> inner)
       reply1_(static_cast<size_t>(2 * kN), kNone),
       reply2_(static_cast<size_t>(2) * kN * kN, kNone) {}
 
+void LastGoodReplyPolicy::forget() {
+  std::fill(reply1_.begin(), reply1_.end(), kNone);
+  std::fill(reply2_.begin(), reply2_.end(), kNone);
+}
+
 void LastGoodReplyPolicy::reset(const Board& board, Color to_move, Vertex last, Vertex second_last) {
+  if (board.size() != size_) {  // the same index is another point on another size
+    if (size_ != 0) forget();
+    size_ = board.size();
+  }
   inner_->reset(board, to_move, last, second_last);
   last_ = last;
   second_last_ = second_last;
@@ -34,7 +44,7 @@ void LastGoodReplyPolicy::start_playout() {
 bool LastGoodReplyPolicy::playable(Vertex v) const {
   const Board& b = inner_->board();
   const Color c = inner_->to_move();
-  return v.is_point() && b.color(v) == Color::kEmpty && !b.is_eye(v, c) && b.legal(v, c) == Legality::kLegal;
+  return v.is_point() && b.legal(v, c) == Legality::kLegal && !b.is_eye(v, c);
 }
 
 Vertex LastGoodReplyPolicy::sample(Rng& rng) {

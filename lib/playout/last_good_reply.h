@@ -8,9 +8,10 @@
 // work in the current fight (a capturing race, an eye-stealing exchange) spread from one
 // simulation to the next, where the rules behind the wrapped policy see only the last move.
 //
-// A stored reply is played only when it is an empty point, legal for the side to move and not
-// its own eye (Board::is_eye), as the wrapped policies require of their moves. The tables are
-// each policy's own (one per search thread; clone() starts empty), indexed by Vertex::index().
+// A stored reply is played only when it is legal for the side to move and not its own eye
+// (Board::is_eye), as the wrapped policies require of their moves. The tables are each
+// policy's own (one per search thread; clone() starts empty; Baier & Drake's Orego shares one),
+// indexed by Vertex::index(), about 3 MB.
 #pragma once
 
 #include <cstdint>
@@ -48,6 +49,11 @@ class LastGoodReplyPolicy final : public PlayoutPolicy {
   /// removed where it is the stored reply. Only moves on points, after moves on points, count.
   void learn(Vertex second_last, Vertex last, std::span<const Move> moves, Color winner);
 
+  /// Forgets every stored reply (a new game). reset() does so too when the board's size changes.
+  void forget();
+  /// The wrapped policy (the search's end-of-game estimates play it without the replies).
+  PlayoutPolicy& inner() { return *inner_; }
+
   /// The stored reply of `color` to `last` (after `second_last` when that is a point: the
   /// two-move table), or none. For tests and GoGui-style inspection.
   Vertex reply(Color color, Vertex second_last, Vertex last) const;
@@ -66,6 +72,7 @@ class LastGoodReplyPolicy final : public PlayoutPolicy {
   std::vector<int16_t> reply2_;  // [colour][second last][last]
   Vertex last_ = Vertex::none(), second_last_ = Vertex::none();
   bool in_playout_ = false;
+  int size_ = 0;  // the board size the tables were learnt on
 };
 
 }  // namespace hane

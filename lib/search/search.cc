@@ -322,7 +322,9 @@ EndEstimate Search::Impl::estimate_end(const Game& game, int playouts) {
   EndEstimate e;
   e.playouts = std::max(1, playouts);
   std::vector<int32_t> sum(nv, 0);
-  PlayoutPolicy& policy = *workers_[0]->policy;
+  // Without the learnt replies (they follow this search's simulations, not the position).
+  Worker& w = *workers_[0];
+  PlayoutPolicy& policy = w.last_good_reply ? w.last_good_reply->inner() : *w.policy;
   const Position at = position_of(game, game.to_move());
   Rng rng = end_rng_;  // the same playouts for the same position
   for (int i = 0; i < e.playouts; ++i) {

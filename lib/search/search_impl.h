@@ -112,6 +112,9 @@ class Search::Impl {
   void clear() {
     have_tree_ = false;
     pool_.reset();
+    for (auto& w : workers_) {
+      if (w->last_good_reply) w->last_good_reply->forget();
+    }
   }
 
  private:
