@@ -132,8 +132,8 @@ struct SearchOptions {
   int criticality_min_visits = 2000;
   /// Last-good-reply with forgetting in the playouts (LGRF-2, Baier & Drake 2010;
   /// playout/last_good_reply.h): each thread's policy first plays the replies that won the last
-  /// simulations after the same moves, learnt from every simulation of the search. Off: not yet
-  /// measured at equal clock (docs/strength.md, section 9).
+  /// simulations after the same moves, learnt from every simulation of the search. Off: it lost
+  /// its SPRT at equal clock on 19x19 (docs/strength.md, section 9: −116 Elo over 59 games).
   bool last_good_reply = false;
   /// UCB exploration constant c (0 = RAVE and priors alone drive exploration, as in Pachi's
   /// default `ucb1amaf`).
