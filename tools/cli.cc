@@ -1,7 +1,6 @@
 #include "tools/cli.h"
 
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -111,26 +110,16 @@ std::string make_file_problem(const fs::path& dir) {
   return "";
 }
 
-// Whether the existing file `path` can be written: "" or why not. A regular file is replaced
-// whole (util/files.h write_file_atomically: a new file beside it, renamed over it), so its
-// folder must take a new file; anything else (a terminal, a pipe) is asked with access(2).
-std::string write_file_problem(const std::string& path) {
-  if (::access(path.c_str(), W_OK) != 0) return std::strerror(errno);
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return "";
-  fs::path dir = fs::path(path).parent_path();
-  if (dir.empty()) dir = ".";
-  const std::string problem = make_file_problem(dir);
-  return problem.empty() ? "" : "folder " + dir.string() + ": " + problem;
-}
-
 std::string check_output(const std::string& path) {
   if (path.empty()) return "empty file name";
   std::error_code ec;
   if (fs::is_directory(path, ec)) return "cannot write " + path + ": is a folder";
+  // An existing regular file is replaced whole (util/files.h write_file_atomically: a new file
+  // beside it, renamed over it), so its folder must take a new file, as for a new one; anything
+  // else that exists (a terminal, a pipe) is asked with access(2) alone.
   if (fs::exists(path, ec)) {
-    const std::string problem = write_file_problem(path);
-    return problem.empty() ? "" : "cannot write " + path + ": " + problem;
+    if (::access(path.c_str(), W_OK) != 0) return "cannot write " + path + ": " + std::strerror(errno);
+    if (!fs::is_regular_file(path, ec)) return "";
   }
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";

@@ -118,7 +118,7 @@ void add_engine_options(CLI::App* cmd, EngineFlags& flags, bool quiet_option) {
       ->group(group);
   cmd->add_flag("--last-good-reply", s.last_good_reply,
                 "Playouts first play the replies that won the last simulations after the same one or two moves "
-                "(LGRF-2, Baier & Drake 2010)")
+                "(LGRF-2, Baier & Drake 2010); off: it lost its SPRT on 19x19")
       ->group(group);
   cmd->add_option("--uct-c", s.uct_c, "UCB exploration constant")->check(non_negative_number())->capture_default_str()->group(group);
   cmd->add_flag("--prune-ladders", s.prune_ladders,
