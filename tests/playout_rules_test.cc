@@ -524,6 +524,51 @@ TEST(RulesPolicy, KoRuleRetakesAfterAThreatAndItsAnswer) {
   EXPECT_LT(after({"A1", "J9", "A2", "J8"}).first["D5"], 20);
 }
 
+TEST(RulesPolicy, KoThreatAtarisElsewhereRightAfterTheOpponentsKoCapture) {
+  // Black E5 takes the ko at D5, so White may not retake at once. Black's B2-C2 has 2
+  // liberties (A2, C3); every other Black chain has 1 or 3 and more.
+  const Board b = board_from_ascii(R"(
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . X O . . . .
+    . . X O . O . . .
+    . . . X O . . . .
+    . O . . . . . . .
+    . X X O . . . . .
+    . O O . . . . . .)");
+  // The moves White samples after `moves` (from Black's E5 on), over 200 seeds.
+  auto after = [&](const RulesOptions& o, std::vector<std::string> moves) {
+    RulesPolicy policy(o);
+    std::map<std::string, int> counts;
+    std::set<RulesRule> rules;
+    for (int seed = 0; seed < 200; ++seed) {
+      policy.reset(b, Color::kBlack);
+      policy.play(gtp(b, "E5"));
+      for (const std::string& m : moves) policy.play(gtp(b, m.c_str()));
+      Rng rng(seed);
+      ++counts[to_gtp(policy.sample(rng), 9)];
+      rules.insert(policy.last_rule());
+    }
+    return std::pair{counts, rules};
+  };
+  RulesOptions o = no_rules();
+  o.ko_threat = 1;
+  // Right after the capture: an atari on B2-C2, at either liberty, by the ko-threat rule.
+  const auto [threats, rules] = after(o, {});
+  EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kKoThreat});
+  ASSERT_EQ(threats.size(), 2u);
+  EXPECT_GT(threats.at("A2"), 60);
+  EXPECT_GT(threats.at("C3"), 60);
+  // Once a move elsewhere has cleared the ko, the rule has nothing (the moves are random).
+  EXPECT_FALSE(after(o, {"J9", "J1"}).second.contains(RulesRule::kKoThreat));
+  // At rate 0 it never plays.
+  EXPECT_FALSE(after(no_rules(), {}).second.contains(RulesRule::kKoThreat));
+  // With the ko rule too: White's threat, Black's answer, then White retakes the ko.
+  o.ko = 1;
+  EXPECT_EQ(after(o, {"A2", "C3"}).first, (std::map<std::string, int>{{"D5", 200}}));
+}
+
 // Plays `n` playouts from the empty board, checking every move; returns the rules used.
 std::map<RulesRule, int> check_playouts(int size, int n, uint64_t seed, const RulesOptions& options = {}) {
   std::map<RulesRule, int> used;
@@ -568,11 +613,12 @@ TEST(RulesPolicy, EveryRuleMoveIsLegalOverManyPlayouts) {
   for (const bool reads : {true, false}) {
     RulesOptions o = all_rules();
     o.two_liberty_reads = reads;
-    o.ko = o.pattern_second = 1;
+    o.ko = o.ko_threat = o.pattern_second = 1;
     for (const auto& [size, n] : {std::pair{9, 200}, std::pair{19, 10}}) {
       const std::map<RulesRule, int> used = check_playouts(size, n, static_cast<uint64_t>(size) + 7, o);
       EXPECT_GT(used.count(RulesRule::kTwoLiberty), 0u) << "size " << size << ", reads " << reads;
       EXPECT_GT(used.count(RulesRule::kKo), 0u) << "size " << size << ", reads " << reads;
+      EXPECT_GT(used.count(RulesRule::kKoThreat), 0u) << "size " << size << ", reads " << reads;
     }
   }
 }
@@ -621,6 +667,7 @@ TEST(RulesPolicy, ReadsItsSettings) {
   o.settings["rules.two_liberty_reads"] = "0";
   o.settings["rules.pattern_second"] = "1";
   o.settings["rules.ko"] = "0.5";
+  o.settings["rules.ko_threat"] = "0.75";
   o.settings["uniform.other"] = "1";  // another policy's key is not ours to refuse
   absl::StatusOr<RulesOptions> r = rules_options(o);
   ASSERT_TRUE(r.ok()) << r.status();
@@ -630,6 +677,8 @@ TEST(RulesPolicy, ReadsItsSettings) {
   EXPECT_TRUE(RulesOptions{}.two_liberty_reads);
   EXPECT_EQ(r->pattern_second, 1);
   EXPECT_EQ(r->ko, 0.5);
+  EXPECT_EQ(r->ko_threat, 0.75);
+  EXPECT_EQ(RulesOptions{}.ko_threat, 0);
   EXPECT_EQ(r->save, RulesOptions{}.save);
 
   o.settings["rules.capture"] = "1.5";

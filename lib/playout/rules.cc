@@ -86,6 +86,7 @@ RulesPolicy::RulesPolicy(const RulesOptions& options, std::shared_ptr<const Loca
       pattern_threshold_(threshold(options.pattern)),
       pattern_second_threshold_(threshold(options.pattern_second)),
       ko_threshold_(threshold(options.ko)),
+      ko_threat_threshold_(threshold(options.ko_threat)),
       self_atari_threshold_(threshold(options.self_atari)),
       patterns_(mogo3x3_table().data()),
       gammas_(std::move(gammas)) {}
@@ -152,6 +153,24 @@ Vertex RulesPolicy::save_move(Rng& rng) {
       continue;
     }
     moves.add(lib);
+  }
+  return moves.pick(rng);
+}
+
+Vertex RulesPolicy::ko_threat_move(Rng& rng) const {
+  const Color me = to_move_, opp = opponent(me);
+  if (board_.ko_point().is_none() || board_.ko_color() != me) return Vertex::none();
+  Candidates<16> moves;
+  for (int y = 0; y < board_.size() && moves.n < 16; ++y) {
+    for (int x = 0; x < board_.size(); ++x) {
+      const Vertex v = board_.at(x, y);
+      if (board_.color(v) != opp || board_.chain_head(v) != v || board_.liberties(v) != 2) continue;
+      std::array<Vertex, 2> libs;
+      board_.liberties_of(v, libs);
+      for (const Vertex lib : libs) {
+        if (acceptable(lib) && liberties_after(board_, lib, me, 2) >= 2) moves.add(lib);
+      }
+    }
   }
   return moves.pick(rng);
 }
@@ -464,6 +483,13 @@ Vertex RulesPolicy::sample(Rng& rng) {
       return v;
     }
   }
+  if (ko_threat_threshold_ != 0) {
+    const Vertex v = ko_threat_move(rng);
+    if (v.is_point() && fires(ko_threat_threshold_, rng)) {
+      last_rule_ = RulesRule::kKoThreat;
+      return v;
+    }
+  }
   if (nakade_threshold_ != 0) {
     const Vertex v = nakade_move(rng);
     if (v.is_point() && fires(nakade_threshold_, rng)) {
@@ -509,6 +535,7 @@ absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options, std::st
       {"pattern", &r.pattern},
       {"pattern_second", &r.pattern_second},
       {"ko", &r.ko},
+      {"ko_threat", &r.ko_threat},
       {"self_atari", &r.self_atari},
   };
   const bool learned = policy == "rules-gamma";

@@ -14,6 +14,12 @@
 //      chain at least 2 liberties; one of these moves at random.
 //      With rate `ladder`, an extension that leaves exactly 2 liberties is refused when the
 //      ladder reader (features/ladder.h) shows the chain is then caught in a ladder.
+//   2b. ko threat (rate `ko_threat`, off by default): the opponent has just taken a ko, so the
+//      mover may not retake at once: an atari elsewhere that the opponent must answer before
+//      the ko rule (0) retakes, on a liberty of an opponent chain with 2 liberties where the
+//      atari stone keeps 2 or more (no self-atari); one of the first 16 found (by rows from
+//      A1) at random. Looked for only when a ko was just taken: a scan of the board, rare in a
+//      playout. Answering the threat is the save rule's work; the retake the ko rule's.
 //   3. nakade   (rate `nakade`): an empty neighbour of the last move (8-neighbourhood) that is
 //      the vital point of a killing eye space of 3 to 6 points (features/nakade.h
 //      nakade_vital), whoever encloses it: it kills the opponent's eye or makes two of one's own.
@@ -61,7 +67,7 @@ namespace hane {
 /// check of the worst self-ataris, which the higher rate here stands for). Settings in
 /// PolicyOptions: "rules.capture", "rules.save", "rules.ladder", "rules.nakade",
 /// "rules.two_liberty", "rules.two_liberty_reads" (0 or 1), "rules.safe_capture" (0 or 1), "rules.pattern",
-/// "rules.pattern_second", "rules.ko", "rules.self_atari", "rules.self_atari_stones" (the same
+/// "rules.pattern_second", "rules.ko", "rules.ko_threat", "rules.self_atari", "rules.self_atari_stones" (the same
 /// keys under "rules-gamma." for rules-gamma, with "rules-gamma.background").
 struct RulesOptions {
   double capture = 0.9;
@@ -81,6 +87,8 @@ struct RulesOptions {
   double pattern = 1.0;
   /// Rate of the ko rule (0: off).
   double ko = 0;
+  /// Rate of the ko-threat rule (0: off): an atari elsewhere right after the opponent's ko capture.
+  double ko_threat = 0;
   /// Rate at which the pattern rule also looks around the second-last move.
   double pattern_second = 0;
   double self_atari = 0.9;
@@ -100,8 +108,9 @@ struct RulesOptions {
   int gamma_candidates = 0;
 };
 
-/// Which rule chose a move (for tests and statistics).
-enum class RulesRule : uint8_t { kKo, kCapture, kSave, kNakade, kTwoLiberty, kPattern, kRandom };
+/// Which rule chose a move (for tests and statistics). New rules go last: the golden playouts
+/// (tests/playout_rules_golden_test.cc) hash these values.
+enum class RulesRule : uint8_t { kKo, kCapture, kSave, kNakade, kTwoLiberty, kPattern, kRandom, kKoThreat };
 
 struct LocalGammas;
 
@@ -162,6 +171,7 @@ class RulesPolicy final : public BoardPolicy {
   Vertex capture_move() const;
   // The ladder reads play on board_ and take their moves back (features/ladder.h *_in_place).
   Vertex save_move(Rng& rng);
+  Vertex ko_threat_move(Rng& rng) const;
   Vertex nakade_move(Rng& rng) const;
   Vertex two_liberty_move(Rng& rng);
   Vertex two_liberty_heuristic_move(Rng& rng) const;
@@ -182,7 +192,7 @@ class RulesPolicy final : public BoardPolicy {
 
   RulesOptions options_;
   uint64_t capture_threshold_, save_threshold_, ladder_threshold_, nakade_threshold_, two_liberty_threshold_,
-      pattern_threshold_, pattern_second_threshold_, ko_threshold_, self_atari_threshold_;
+      pattern_threshold_, pattern_second_threshold_, ko_threshold_, ko_threat_threshold_, self_atari_threshold_;
   const uint8_t* patterns_;  // features/mogo3x3.h's table: 2^16 keys, bit 0 black, bit 1 white
   std::shared_ptr<const LocalGammas> gammas_;
   RulesRule last_rule_ = RulesRule::kRandom;
