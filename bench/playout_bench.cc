@@ -3,7 +3,7 @@
 //
 // BM_RulesPlayoutTactics/SIZE/MASK adds the tactical rules to the default rules: mask bit 1
 // `ladder`, 2 `nakade`, 4 `two_liberty` with Pachi's heuristic (two_liberty_reads 0), 8
-// `two_liberty` with ladder reads. With HANE_BENCH_PLAYOUTS=N in the environment each row of
+// `two_liberty` with ladder reads, 16 `ko`, 32 `ko` and `ko_threat`. With HANE_BENCH_PLAYOUTS=N in the environment each row of
 // this file plays exactly N playouts (seed 1): fixed work, for instruction counts under
 // callgrind (scripts/playout-instructions counts them inside run_playout and divides by the
 // counter `moves`).
@@ -36,9 +36,11 @@ void BM_RulesPlayoutTactics(benchmark::State& state) {
   o.nakade = mask & 2 ? 1 : 0;
   o.two_liberty = mask & (4 | 8) ? 1 : 0;
   o.two_liberty_reads = (mask & 8) != 0;
+  o.ko = mask & (16 | 32) ? 1 : 0;
+  o.ko_threat = mask & 32 ? 1 : 0;
   bench::playouts<RulesPolicy>(state, RulesPolicy(o));
 }
-BENCHMARK(BM_RulesPlayoutTactics)->ArgsProduct({{9, 19}, {0, 1, 2, 4, 7, 8}})->Apply(fixed_work);
+BENCHMARK(BM_RulesPlayoutTactics)->ArgsProduct({{9, 19}, {0, 1, 2, 4, 7, 8, 16, 48}})->Apply(fixed_work);
 
 }  // namespace
 }  // namespace hane
