@@ -3,10 +3,10 @@
 //
 // BM_RulesPlayoutTactics/SIZE/MASK adds the tactical rules to the default rules: mask bit 1
 // `ladder`, 2 `nakade`, 4 `two_liberty` with Pachi's heuristic (two_liberty_reads 0), 8
-// `two_liberty` with ladder reads, 16 `ko`, 32 `ko` and `ko_threat`. With HANE_BENCH_PLAYOUTS=N in the environment each row of
-// this file plays exactly N playouts (seed 1): fixed work, for instruction counts under
-// callgrind (scripts/playout-instructions counts them inside run_playout and divides by the
-// counter `moves`).
+// `two_liberty` with ladder reads, 16 `ko`, 32 `ko` and `ko_threat`. With
+// HANE_BENCH_PLAYOUTS=N in the environment each row of this file plays exactly N playouts
+// (seed 1): fixed work, for instruction counts under callgrind (scripts/playout-instructions
+// counts them inside run_playout and divides by the counter `moves`).
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>

@@ -524,12 +524,13 @@ TEST(RulesPolicy, KoRuleRetakesAfterAThreatAndItsAnswer) {
   EXPECT_LT(after({"A1", "J9", "A2", "J8"}).first["D5"], 20);
 }
 
-TEST(RulesPolicy, KoThreatAtarisElsewhereRightAfterTheOpponentsKoCapture) {
+TEST(RulesPolicy, KoThreatAtarisRightAfterTheOpponentsKoCapture) {
   // Black E5 takes the ko at D5, so White may not retake at once. Black's B2-C2 has 2
-  // liberties (A2, C3); every other Black chain has 1 or 3 and more.
+  // liberties (A2, C3), and so has G9-H9 (H8, and J9 where White would be in atari); every
+  // other Black chain has 1 or 3 and more.
   const Board b = board_from_ascii(R"(
-    . . . . . . . . .
-    . . . . . . . . .
+    . . . . . O X X .
+    . . . . . . O . .
     . . . . . . . . .
     . . . X O . . . .
     . . X O . O . . .
@@ -554,19 +555,44 @@ TEST(RulesPolicy, KoThreatAtarisElsewhereRightAfterTheOpponentsKoCapture) {
   };
   RulesOptions o = no_rules();
   o.ko_threat = 1;
-  // Right after the capture: an atari on B2-C2, at either liberty, by the ko-threat rule.
+  // Right after the capture: an atari on either chain, never the self-atari J9.
   const auto [threats, rules] = after(o, {});
   EXPECT_EQ(rules, std::set<RulesRule>{RulesRule::kKoThreat});
-  ASSERT_EQ(threats.size(), 2u);
-  EXPECT_GT(threats.at("A2"), 60);
-  EXPECT_GT(threats.at("C3"), 60);
+  ASSERT_EQ(threats.size(), 3u) << ::testing::PrintToString(threats);
+  for (const char* v : {"A2", "C3", "H8"}) EXPECT_GT(threats.at(v), 35) << v;
   // Once a move elsewhere has cleared the ko, the rule has nothing (the moves are random).
   EXPECT_FALSE(after(o, {"J9", "J1"}).second.contains(RulesRule::kKoThreat));
   // At rate 0 it never plays.
   EXPECT_FALSE(after(no_rules(), {}).second.contains(RulesRule::kKoThreat));
-  // With the ko rule too: White's threat, Black's answer, then White retakes the ko.
+
+  // With the save rule: White's threat on B2-C2, then Black's answer at its other liberty,
+  // both sampled.
+  o.save = 1;
+  int answered = 0;
+  for (int seed = 0; seed < 200; ++seed) {
+    RulesPolicy policy(o);
+    policy.reset(b, Color::kBlack);
+    policy.play(gtp(b, "E5"));
+    Rng rng(seed);
+    const Vertex threat = policy.sample(rng);
+    ASSERT_EQ(policy.last_rule(), RulesRule::kKoThreat);
+    if (threat == gtp(b, "H8")) continue;  // G9-H9 cannot be saved by extending: no rule answers
+    policy.play(threat);
+    EXPECT_EQ(to_gtp(policy.sample(rng), 9), threat == gtp(b, "A2") ? "C3" : "A2");
+    EXPECT_EQ(policy.last_rule(), RulesRule::kSave);
+    ++answered;
+  }
+  EXPECT_GT(answered, 100);
+  // With the ko rule too, Black, who took the ko, connects it instead (the ko rule comes
+  // first, and D5 is no eye of Black's: White holds two of its diagonals).
   o.ko = 1;
-  EXPECT_EQ(after(o, {"A2", "C3"}).first, (std::map<std::string, int>{{"D5", 200}}));
+  RulesPolicy policy(o);
+  policy.reset(b, Color::kBlack);
+  policy.play(gtp(b, "E5"));
+  policy.play(gtp(b, "A2"));
+  Rng rng(1);
+  EXPECT_EQ(to_gtp(policy.sample(rng), 9), "D5");
+  EXPECT_EQ(policy.last_rule(), RulesRule::kKo);
 }
 
 // Plays `n` playouts from the empty board, checking every move; returns the rules used.

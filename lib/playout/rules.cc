@@ -160,10 +160,12 @@ Vertex RulesPolicy::save_move(Rng& rng) {
 Vertex RulesPolicy::ko_threat_move(Rng& rng) const {
   const Color me = to_move_, opp = opponent(me);
   if (board_.ko_point().is_none() || board_.ko_color() != me) return Vertex::none();
+  // From a random row on, so that the first 16 found lean to no side of the board.
   Candidates<16> moves;
-  for (int y = 0; y < board_.size() && moves.n < 16; ++y) {
-    for (int x = 0; x < board_.size(); ++x) {
-      const Vertex v = board_.at(x, y);
+  const int size = board_.size(), first_row = static_cast<int>(rng.below(static_cast<uint32_t>(size)));
+  for (int row = 0; row < size && moves.n < 16; ++row) {
+    for (int x = 0; x < size; ++x) {
+      const Vertex v = board_.at(x, (first_row + row) % size);
       if (board_.color(v) != opp || board_.chain_head(v) != v || board_.liberties(v) != 2) continue;
       std::array<Vertex, 2> libs;
       board_.liberties_of(v, libs);

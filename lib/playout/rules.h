@@ -4,9 +4,11 @@
 // does, and falls back to a uniformly random move:
 //
 //   0. ko       (rate `ko`, Pachi's moggy `korate` with its `koage` 4): fewer than 4 moves
-//      after a ko capture, once the ko point may be played again (a threat and its answer came
-//      between), play it: the side that lost the stone retakes the ko (the side that took it
-//      would fill its own eye there, which no rule move does). No refused self-atari.
+//      after a ko capture, once the ko point may be played again, play it, whoever is to move
+//      (as moggy does): the side that lost the stone retakes the ko after a threat and its
+//      answer; the side that took it connects the ko, on its own move after the capture (the
+//      point is no eye of its: the other side holds two of its diagonals, or one at the edge).
+//      No refused self-atari.
 //   1. capture  (rate `capture`): capture an opponent chain in atari that holds the last move
 //      or touches the mover's previous move; the largest one.
 //   2. save     (rate `save`): a chain of the mover next to the last move is in atari: capture
@@ -15,11 +17,12 @@
 //      With rate `ladder`, an extension that leaves exactly 2 liberties is refused when the
 //      ladder reader (features/ladder.h) shows the chain is then caught in a ladder.
 //   2b. ko threat (rate `ko_threat`, off by default): the opponent has just taken a ko, so the
-//      mover may not retake at once: an atari elsewhere that the opponent must answer before
-//      the ko rule (0) retakes, on a liberty of an opponent chain with 2 liberties where the
-//      atari stone keeps 2 or more (no self-atari); one of the first 16 found (by rows from
-//      A1) at random. Looked for only when a ko was just taken: a scan of the board, rare in a
-//      playout. Answering the threat is the save rule's work; the retake the ko rule's.
+//      mover may not retake at once: an atari that the opponent must answer before the ko rule
+//      (0) retakes, on a liberty of an opponent chain with 2 liberties (anywhere, the chains
+//      next to the ko included) where the atari stone keeps 2 or more (no self-atari); one of
+//      the first 16 found, by rows from a random one, at random. Looked for only when a ko was
+//      just taken: a scan of the board, rare in a playout. Answering the threat is the save
+//      rule's work; the retake the ko rule's.
 //   3. nakade   (rate `nakade`): an empty neighbour of the last move (8-neighbourhood) that is
 //      the vital point of a killing eye space of 3 to 6 points (features/nakade.h
 //      nakade_vital), whoever encloses it: it kills the opponent's eye or makes two of one's own.
@@ -87,7 +90,7 @@ struct RulesOptions {
   double pattern = 1.0;
   /// Rate of the ko rule (0: off).
   double ko = 0;
-  /// Rate of the ko-threat rule (0: off): an atari elsewhere right after the opponent's ko capture.
+  /// Rate of the ko-threat rule (0: off): an atari right after the opponent's ko capture.
   double ko_threat = 0;
   /// Rate at which the pattern rule also looks around the second-last move.
   double pattern_second = 0;
@@ -171,7 +174,7 @@ class RulesPolicy final : public BoardPolicy {
   Vertex capture_move() const;
   // The ladder reads play on board_ and take their moves back (features/ladder.h *_in_place).
   Vertex save_move(Rng& rng);
-  Vertex ko_threat_move(Rng& rng) const;
+  Vertex ko_threat_move(Rng& rng) const;  // draws the scan's first row
   Vertex nakade_move(Rng& rng) const;
   Vertex two_liberty_move(Rng& rng);
   Vertex two_liberty_heuristic_move(Rng& rng) const;
