@@ -454,7 +454,9 @@ void RulesPolicy::play(Vertex v) {
 }
 
 Vertex RulesPolicy::ko_move() const {
-  // Pachi's koage 4: the ko was taken fewer than 4 moves ago and may be played again now.
+  // A koage of 4 (Pachi 12.90's moggy: 3, which ends with the retake after a threat and its
+  // answer; here the taker's next move too): the ko was taken fewer than 4 moves ago and may
+  // be played again now.
   constexpr int kKoAge = 4;
   if (!last_ko_.is_point() || moves_since_ko_ >= kKoAge || !board_.ko_point().is_none()) return Vertex::none();
   if (!board_.is_empty(last_ko_) || !acceptable(last_ko_) || self_atari(last_ko_)) return Vertex::none();

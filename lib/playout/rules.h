@@ -3,12 +3,12 @@
 // Pachi's `moggy`; Fuego's playout policy). It looks only near the last two moves, as Pachi
 // does, and falls back to a uniformly random move:
 //
-//   0. ko       (rate `ko`, Pachi's moggy `korate` with its `koage` 4): fewer than 4 moves
-//      after a ko capture, once the ko point may be played again, play it, whoever is to move
-//      (as moggy does): the side that lost the stone retakes the ko after a threat and its
-//      answer; the side that took it connects the ko, on its own move after the capture (the
-//      point is no eye of its: the other side holds two of its diagonals, or one at the edge).
-//      No refused self-atari.
+//   0. ko       (rate `ko`, Pachi's moggy `korate`; a `koage` of 4 here, 3 in Pachi 12.90):
+//      fewer than 4 moves after a ko capture, once the ko point may be played again, play it,
+//      whoever is to move (as moggy does): the side that lost the stone retakes the ko after a
+//      threat and its answer; the side that took it connects the ko, on its own move after
+//      the capture (the point is no eye of its: the other side holds two of its diagonals, or
+//      one at the edge). No refused self-atari.
 //   1. capture  (rate `capture`): capture an opponent chain in atari that holds the last move
 //      or touches the mover's previous move; the largest one.
 //   2. save     (rate `save`): a chain of the mover next to the last move is in atari: capture
