@@ -485,6 +485,24 @@ TEST(RulesPolicy, PatternSecondAlsoAnswersAroundTheSecondLastMove) {
   EXPECT_GT(without.size(), 20u);
 }
 
+// The moves sampled, over `n` seeds, after `moves` are played from `b` with Black to move,
+// with the rules that chose them.
+std::pair<std::map<std::string, int>, std::set<RulesRule>> sampled_after(const RulesOptions& options, const Board& b,
+                                                                         const std::vector<std::string>& moves,
+                                                                         int n) {
+  RulesPolicy policy(options);
+  std::map<std::string, int> counts;
+  std::set<RulesRule> rules;
+  for (int seed = 0; seed < n; ++seed) {
+    policy.reset(b, Color::kBlack);
+    for (const std::string& m : moves) policy.play(gtp(b, m.c_str()));
+    Rng rng(seed);
+    ++counts[to_gtp(policy.sample(rng), b.size())];
+    rules.insert(policy.last_rule());
+  }
+  return {counts, rules};
+}
+
 TEST(RulesPolicy, KoRuleRetakesAfterAThreatAndItsAnswer) {
   // Black E5 takes the ko at D5.
   const Board b = board_from_ascii(R"(
@@ -499,20 +517,10 @@ TEST(RulesPolicy, KoRuleRetakesAfterAThreatAndItsAnswer) {
     . . . . . . . . .)");
   RulesOptions o = no_rules();
   o.ko = 1;
-  RulesPolicy policy(o);
   // The moves sampled after `moves`, from Black's E5 on, over 100 seeds.
   auto after = [&](std::vector<std::string> moves) {
-    std::map<std::string, int> counts;
-    std::set<RulesRule> rules;
-    for (int seed = 0; seed < 100; ++seed) {
-      policy.reset(b, Color::kBlack);
-      policy.play(gtp(b, "E5"));
-      for (const std::string& m : moves) policy.play(gtp(b, m.c_str()));
-      Rng rng(seed);
-      ++counts[to_gtp(policy.sample(rng), 9)];
-      rules.insert(policy.last_rule());
-    }
-    return std::pair{counts, rules};
+    moves.insert(moves.begin(), "E5");
+    return sampled_after(o, b, moves, 100);
   };
   // Right after the capture White may not retake: the rule has nothing.
   EXPECT_FALSE(after({}).first.contains("D5"));
@@ -540,18 +548,8 @@ TEST(RulesPolicy, KoThreatAtarisRightAfterTheOpponentsKoCapture) {
     . O O . . . . . .)");
   // The moves White samples after `moves` (from Black's E5 on), over 200 seeds.
   auto after = [&](const RulesOptions& o, std::vector<std::string> moves) {
-    RulesPolicy policy(o);
-    std::map<std::string, int> counts;
-    std::set<RulesRule> rules;
-    for (int seed = 0; seed < 200; ++seed) {
-      policy.reset(b, Color::kBlack);
-      policy.play(gtp(b, "E5"));
-      for (const std::string& m : moves) policy.play(gtp(b, m.c_str()));
-      Rng rng(seed);
-      ++counts[to_gtp(policy.sample(rng), 9)];
-      rules.insert(policy.last_rule());
-    }
-    return std::pair{counts, rules};
+    moves.insert(moves.begin(), "E5");
+    return sampled_after(o, b, moves, 200);
   };
   RulesOptions o = no_rules();
   o.ko_threat = 1;
