@@ -17,12 +17,12 @@
 //      With rate `ladder`, an extension that leaves exactly 2 liberties is refused when the
 //      ladder reader (features/ladder.h) shows the chain is then caught in a ladder.
 //   2b. ko threat (rate `ko_threat`, off by default): the opponent has just taken a ko, so the
-//      mover may not retake at once: an atari that the opponent must answer before the ko rule
-//      (0) retakes, on a liberty of an opponent chain with 2 liberties (anywhere, the chains
-//      next to the ko included) where the atari stone keeps 2 or more (no self-atari); one of
-//      the first 16 found, by rows from a random one, at random. Looked for only when a ko was
-//      just taken: a scan of the board, rare in a playout. Answering the threat is the save
-//      rule's work; the retake the ko rule's.
+//      mover may not retake at once: an atari on a liberty of an opponent chain with 2
+//      liberties (anywhere, the chains next to the ko included) where the atari stone keeps 2
+//      or more (no self-atari); one of the first 16 found, by rows from a random one, at
+//      random. Looked for only when a ko was just taken: a scan of the board, rare in a
+//      playout. The save rule answers it; with the ko rule on, the side that took the ko
+//      connects it instead (rule 0 comes first).
 //   3. nakade   (rate `nakade`): an empty neighbour of the last move (8-neighbourhood) that is
 //      the vital point of a killing eye space of 3 to 6 points (features/nakade.h
 //      nakade_vital), whoever encloses it: it kills the opponent's eye or makes two of one's own.
