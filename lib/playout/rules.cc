@@ -611,7 +611,7 @@ absl::StatusOr<RulesOptions> rules_options(const PolicyOptions& options, std::st
           "policy ", name, " has no setting '", key, "' (known: ", absl::StrJoin(rates, ", ", [&](std::string* out, const auto& e) {
             absl::StrAppend(out, prefix, std::string(e.first));
           }),
-          ", ", prefix, "two_liberty_reads, ", prefix, "self_atari_stones", learned ? ", rules-gamma.background, rules-gamma.liberties, rules-gamma.candidates" : "", ")"));
+          ", ", prefix, "two_liberty_reads, ", prefix, "safe_capture, ", prefix, "self_atari_stones", learned ? ", rules-gamma.background, rules-gamma.liberties, rules-gamma.candidates" : "", ")"));
     }
   }
   return r;
