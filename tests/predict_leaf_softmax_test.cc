@@ -126,6 +126,90 @@ TEST(LeafSoftmax, TrainingStartsAtTheTreeLearnsAndTheFileRoundTrips) {
   fs::remove(path);
 }
 
+TEST(LeafSoftmax, FactorisedPairsTrainGuessAsTrainingMeasuredAndTheFileRoundTrips) {
+  const std::vector<CorpusGame> train = games_from(testing::answering_games(11, 40, 30), Split::kTrain);
+  const std::vector<CorpusGame> validation = games_from(testing::answering_games(211, 8, 30), Split::kValidation);
+  const DecisionTree tree = small_tree(train, 3);
+  SoftmaxTrainOptions o;
+  o.feature_set = FeatureSet::kRollout;
+  o.progress = false;
+  o.min_count = 1;
+  o.max_epochs = 3;
+  o.patience = 3;
+  o.batch_size = 16;
+  o.learning_rate = 0.05;
+  o.threads = 2;
+  o.factor_dim = 4;
+  EXPECT_THROW(train_softmax(train, validation, o), std::invalid_argument);  // pairs need the tree
+  const LeafSoftmaxModel model = train_leaf_softmax(train, validation, tree, o);
+  ASSERT_EQ(model.factors.dim, 4);
+  EXPECT_EQ(model.factors.fixed.size(), model.softmax.fixed.size() * 4);
+  EXPECT_EQ(model.factors.leaves.size(), 3u * 4);
+  EXPECT_EQ(model.training["options"]["factor_dim"], 4);
+  // Training moved the vectors from their start (uniform in [-0.01, 0.01]).
+  float largest = 0;
+  for (float x : model.factors.pattern_data) largest = std::max(largest, std::abs(x));
+  EXPECT_GT(largest, 0.02f);
+
+  // The guesser adds the pairs as the trainer's loss did: it measures what training measured.
+  const std::string path = leaf_path("pairs.model");
+  ASSERT_TRUE(save_leaf_softmax(model, path).ok());
+  auto loaded = load_guesser(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EvalOptions eo;
+  eo.progress = false;
+  const EvalResult e = evaluate(**loaded, validation, eo);
+  EXPECT_NEAR(e.mean_log_likelihood(), model.training["validation_log_likelihood"].get<double>(), 1e-4);
+  EXPECT_NEAR(e.accuracy(1), model.training["validation_top1"].get<double>(), 1e-6);
+  // Without its pairs the same model guesses otherwise.
+  LeafSoftmaxModel no_pairs = model;
+  no_pairs.factors = PairFactors{};
+  LeafSoftmaxGuesser plain(std::make_shared<const LeafSoftmaxModel>(no_pairs));
+  EXPECT_GT(std::abs(evaluate(plain, validation, eo).mean_log_likelihood() - e.mean_log_likelihood()), 1e-4);
+  Board b(9);
+  b.play_legal(b.at(4, 4), Color::kBlack);
+  EXPECT_NE((*loaded)->explain(Position{&b, Color::kWhite, b.at(4, 4)}, b.at(4, 5)).find(", pairs "), std::string::npos);
+  EXPECT_EQ((*loaded)->info()["factor_dim"], 4);
+
+  auto file = read_model_file(path);
+  ASSERT_TRUE(file.ok());
+  auto again = leaf_softmax_from_file(*file, path);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->factors.fixed, model.factors.fixed);
+  EXPECT_EQ(again->factors.leaves, model.factors.leaves);
+  for (int k = 0; k < kNumPatternKinds; ++k) {
+    ASSERT_EQ(again->factors.pattern_rows[k].size(), model.factors.pattern_rows[k].size()) << k;
+    for (const auto& [key, row] : model.factors.pattern_rows[k]) {
+      const uint32_t r2 = again->factors.pattern_rows[k].at(key);
+      for (int c = 0; c < 4; ++c) {
+        EXPECT_EQ(again->factors.pattern_data[r2 * 4 + c], model.factors.pattern_data[row * 4 + c]) << key;
+      }
+    }
+  }
+
+  // Damage: the vectors truncated or not finite, factor_dim out of range or on a version 1 file.
+  const ModelFile good = *file;
+  auto error_of = [&](const nlohmann::json& header, const std::string& payload) {
+    EXPECT_TRUE(write_model_file(path, header, payload).ok());
+    auto g = load_guesser(path);
+    return g.ok() ? std::string("ok") : std::string(g.status().message());
+  };
+  auto contains = [](const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; };
+  EXPECT_TRUE(contains(error_of(good.header, good.payload.substr(0, good.payload.size() - 4)),
+                       "truncated in the latent vectors"));
+  std::string nan_payload = good.payload;
+  const float nan = NAN;
+  std::memcpy(nan_payload.data() + nan_payload.size() - 4, &nan, 4);
+  EXPECT_TRUE(contains(error_of(good.header, nan_payload), "latent vector is not finite"));
+  nlohmann::json h = good.header;
+  h["factor_dim"] = 33;
+  EXPECT_TRUE(contains(error_of(h, good.payload), "factor_dim 33 is not in 0..32"));
+  h["factor_dim"] = 4;
+  h["feature_version"] = 1;
+  EXPECT_TRUE(contains(error_of(h, good.payload), "version 1 files have none"));
+  fs::remove(path);
+}
+
 TEST(LeafSoftmax, TheModelFileRefusesDamageAndStaleVersions) {
   const std::vector<CorpusGame> games = games_from(testing::answering_games(5, 6, 20), Split::kTrain);
   LeafSoftmaxModel m = LeafSoftmaxModel::from_tree(small_tree(games, 3), FeatureSet::kRollout);
@@ -140,6 +224,12 @@ TEST(LeafSoftmax, TheModelFileRefusesDamageAndStaleVersions) {
   };
   auto contains = [](const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; };
   EXPECT_EQ(error_of(good.header, good.payload), "ok");
+  {  // a file of version 1 (before the factorised pairs; the shipped models) is still read
+    nlohmann::json v1 = good.header;
+    v1["feature_version"] = 1;
+    v1.erase("factor_dim");
+    EXPECT_EQ(error_of(v1, good.payload), "ok");
+  }
   for (const char* key : {"feature_version", "tree_feature_version", "softmax_feature_version", "pattern_version"}) {
     nlohmann::json h = good.header;
     h[key] = h[key].get<int>() + 1;

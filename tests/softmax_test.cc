@@ -369,6 +369,44 @@ TEST(SoftmaxTrain, GradientMatchesFiniteDifferences) {
   EXPECT_TRUE(grad.touched.empty());
 }
 
+TEST(SoftmaxTrain, FactorisedPairsScoreByHandAndTheirGradientMatchesFiniteDifferences) {
+  // By hand: class A has features {0, 1}, class B {2}; with latent vectors of 2 floats A scores
+  // w0 + w1 + <v0, v1> and B w2 (one feature: no pair).
+  PositionCache one(0);
+  std::vector<uint32_t> ids = {0, 1, 2};
+  const std::vector<uint32_t> offsets = {0, 2, 3};
+  one.add(ids, offsets, 0);
+  Eigen::VectorXf w(3 * 3);
+  w << 0.5f, -0.25f, 0.75f, /*v0*/ 1.0f, 2.0f, /*v1*/ -0.5f, 0.25f, /*v2*/ 3.0f, -1.0f;
+  const double a = 0.5 - 0.25 + (1.0 * -0.5 + 2.0 * 0.25), b = 0.75;
+  EXPECT_NEAR(position_loss(one.position(0), w, nullptr, 0, 2).loss, -(a - std::log(std::exp(a) + std::exp(b))), 1e-6);
+  EXPECT_EQ(position_loss(one.position(0), w, nullptr, 0, 2).top1, 0.0);  // B scores higher
+
+  Rng rng(12);
+  constexpr int kFeatures = 10, kDim = 3;
+  const PositionCache cache = random_cache(rng, 30, kFeatures);
+  Eigen::VectorXf v(kFeatures * (1 + kDim));
+  for (int i = 0; i < v.size(); ++i) v[i] = static_cast<float>(rng.uniform() * 2 - 1);
+  auto total = [&](const Eigen::VectorXf& weights) {
+    double loss = 0;
+    for (size_t i = 0; i < cache.size(); ++i) loss += position_loss(cache.position(i), weights, nullptr, 0, kDim).loss;
+    return loss;
+  };
+  SparseGradient grad(v.size());
+  for (size_t i = 0; i < cache.size(); ++i) position_loss(cache.position(i), v, &grad, 1.0f, kDim);
+  int latent_checked = 0;
+  for (int f = 0; f < v.size(); ++f) {
+    const float h = 1e-2f;
+    Eigen::VectorXf plus = v, minus = v;
+    plus[f] += h;
+    minus[f] -= h;
+    const double numeric = (total(plus) - total(minus)) / (2 * h);
+    EXPECT_NEAR(grad.g[f], numeric, 3e-3 * std::max(1.0, std::abs(numeric))) << "weight " << f;
+    latent_checked += f >= kFeatures && std::abs(numeric) > 1e-3;
+  }
+  EXPECT_GT(latent_checked, 10);  // the latent vectors do move the loss
+}
+
 TEST(SoftmaxTrain, CacheGroupsIdenticalCandidates) {
   PositionCache cache(5);  // ids 0-4 are fixed features, packed as bytes
   // Candidates: {1,2,9}, {9,2,1}, {3}, {}, {}, {0,1,2,3,4,7}; the played one is the second.

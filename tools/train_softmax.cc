@@ -33,6 +33,10 @@ void train(SoftmaxFlags& f) {
   if (f.families != "all" && f.features != "strategic") {
     throw UsageError("--strategic-families goes with --features strategic");
   }
+  if (f.train.factor_dim > 0 && f.tree == "none") {
+    throw UsageError("--factors goes with --tree (the leaf softmax): the plain softmax is a playout policy, whose "
+                     "scores add up feature by feature");
+  }
   // The tree first: a bad file fails before the corpus is read.
   std::optional<DecisionTree> tree;
   nlohmann::json tree_from;
@@ -101,6 +105,7 @@ void train(SoftmaxFlags& f) {
   }
   std::printf(" patterns seen >= %lld times", static_cast<long long>(o.min_count));
   if (tree) std::printf(", %s leaves", with_thousands(static_cast<int64_t>(leaf_model.leaf_weights.size())).c_str());
+  if (o.factor_dim > 0) std::printf("; %d floats of factorised pairs each", o.factor_dim);
   std::printf(")\n");
   if (t["start"].is_object()) {
     std::printf("start (%s): validation top-1 %.2f%%, log-lik %.4f\n", tree ? "the tree alone" : "uniform",
@@ -162,6 +167,15 @@ void add_train_softmax_command(CLI::App* train_app) {
   cmd->add_option("--tree", flags->tree,
                   "Decision-tree model whose leaves are features too (each leaf's weight starting at its ln p): "
                   "writes a leaf-softmax model; or none")
+      ->capture_default_str();
+  cmd->add_option("--factors", o.factor_dim,
+                  "With --tree: factorised pairs, a latent vector of this many floats for every feature, pattern "
+                  "key and leaf, a move's score adding their dot products in pairs (LFR, Wistuba and "
+                  "Schmidt-Thieme 2013); 0: none")
+      ->check(CLI::Range(0, kMaxFactorDim))
+      ->capture_default_str();
+  cmd->add_option("--factor-init", o.factor_init, "With --factors: the latent vectors start uniform in [-this, this]")
+      ->check(positive_number())
       ->capture_default_str();
   cmd->add_option("--min-count", o.min_count, "Drop pattern keys seen fewer times among the training candidates")
       ->check(positive_number())

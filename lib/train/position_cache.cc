@@ -202,20 +202,42 @@ inline const uint32_t* for_each_id(const uint32_t* p, Fn&& fn) {
 }
 }  // namespace
 
-PositionLoss position_loss(const uint32_t* position, const Eigen::VectorXf& weights, SparseGradient* grad, float scale) {
+PositionLoss position_loss(const uint32_t* position, const Eigen::VectorXf& weights, SparseGradient* grad, float scale,
+                           int factor_dim) {
   const int n = static_cast<int>(position[0]);
   const int played = static_cast<int>(position[1]);
+  const int d = factor_dim;
+  const int64_t n_ids = weights.size() / (1 + d);
+  const float* factors = weights.data() + n_ids;  // feature i's latent vector at i * d
   thread_local Eigen::ArrayXf scores, counts, expd;
   thread_local std::vector<const uint32_t*> classes;
+  thread_local std::vector<float> sums;  // with factors: each class's sum of latent vectors
   scores.resize(n);
   counts.resize(n);
   classes.resize(n);
+  if (d > 0) sums.assign(static_cast<size_t>(n) * d, 0.0f);
   const uint32_t* p = position + 2;
   for (int j = 0; j < n; ++j) {
     classes[j] = p;
     counts[j] = static_cast<float>(*p & 0xFFFF);
     float s = 0;
-    p = for_each_id(p, [&](uint32_t id) { s += weights[id]; });
+    if (d == 0) {
+      p = for_each_id(p, [&](uint32_t id) { s += weights[id]; });
+    } else {
+      float* sum = sums.data() + static_cast<size_t>(j) * d;
+      float squares = 0;
+      p = for_each_id(p, [&](uint32_t id) {
+        s += weights[id];
+        const float* v = factors + static_cast<size_t>(id) * d;
+        for (int c = 0; c < d; ++c) {
+          sum[c] += v[c];
+          squares += v[c] * v[c];
+        }
+      });
+      float total = 0;
+      for (int c = 0; c < d; ++c) total += sum[c] * sum[c];
+      s += 0.5f * (total - squares);
+    }
     scores[j] = s;
   }
   const float max = scores.maxCoeff();
@@ -233,8 +255,19 @@ PositionLoss position_loss(const uint32_t* position, const Eigen::VectorXf& weig
   if (grad) {
     const float inv_z = static_cast<float>(1.0 / z);
     for (int j = 0; j < n; ++j) {
-      const float d = scale * (expd[j] * inv_z - (j == played ? 1.0f : 0.0f));
-      for_each_id(classes[j], [&](uint32_t id) { grad->add(id, d); });
+      const float g = scale * (expd[j] * inv_z - (j == played ? 1.0f : 0.0f));
+      if (d == 0) {
+        for_each_id(classes[j], [&](uint32_t id) { grad->add(id, g); });
+        continue;
+      }
+      // d score / d v_i = (sum of the class's vectors) - v_i.
+      const float* sum = sums.data() + static_cast<size_t>(j) * d;
+      for_each_id(classes[j], [&](uint32_t id) {
+        grad->add(id, g);
+        const float* v = factors + static_cast<size_t>(id) * d;
+        const uint32_t row = static_cast<uint32_t>(n_ids + static_cast<int64_t>(id) * d);
+        for (int c = 0; c < d; ++c) grad->add(row + c, g * (sum[c] - v[c]));
+      });
     }
   }
   return out;

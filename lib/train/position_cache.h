@@ -107,6 +107,14 @@ struct PositionLoss {
 /// The loss of one cached position under `weights`: -ln P(played) with P the softmax of the
 /// classes' scores (each class counted `count` times); if `grad` is not null, adds `scale` times
 /// d loss / d weights to it.
-PositionLoss position_loss(const uint32_t* position, const Eigen::VectorXf& weights, SparseGradient* grad, float scale);
+///
+/// With `factor_dim` d > 0 the weights hold, after the n = size / (1 + d) feature weights, one
+/// latent vector of d floats per feature (feature i's at n + i d), and a class's score adds the
+/// factorised pairs of its features: sum over pairs i < j of <v_i, v_j>, computed as
+/// (|sum v|^2 - sum |v|^2) / 2 (Rendle, "Factorization Machines", ICDM 2010; the LFR move model
+/// of Wistuba and Schmidt-Thieme, "Move Prediction in Go - Modelling Feature Interactions Using
+/// Latent Factors", KI 2013).
+PositionLoss position_loss(const uint32_t* position, const Eigen::VectorXf& weights, SparseGradient* grad, float scale,
+                           int factor_dim = 0);
 
 }  // namespace hane

@@ -255,7 +255,7 @@ struct Validation {
 };
 
 // Sums by shard (each shard's positions in order), reduced over ranks, then added shard by shard.
-Validation validate(const Shards& shards, const Caches& val, const Eigen::VectorXf& w, int threads) {
+Validation validate(const Shards& shards, const Caches& val, const Eigen::VectorXf& w, int factor_dim, int threads) {
   std::vector<double> top1(shards.count, 0), ll(shards.count, 0);
   {
     std::vector<std::jthread> pool;
@@ -264,7 +264,7 @@ Validation validate(const Shards& shards, const Caches& val, const Eigen::Vector
         for (size_t i = t; i < shards.mine.size(); i += threads) {
           const int k = shards.mine[i];
           for (const uint32_t* p : val.positions[k]) {
-            const PositionLoss r = position_loss(p, w, nullptr, 0);
+            const PositionLoss r = position_loss(p, w, nullptr, 0, factor_dim);
             top1[k] += r.top1;
             ll[k] -= r.loss;
           }
@@ -539,13 +539,13 @@ void prefetch_window(const Caches& cache, const std::vector<Run>& runs, size_t w
   }
 }
 
-// Step 4: epochs of lazy Adam from the weights `start`, towards which the L2 penalty pulls.
+// Step 4: epochs of lazy Adam from the weights `start`; the L2 penalty pulls towards `anchor`.
 // Each step's gradient: every shard's own (its positions of the batch in batch order, on the
 // thread that holds the shard), summed shard by shard on every rank; so every rank makes the
 // same step, whatever the numbers of threads and ranks. With validation positions the start
 // is measured too ("epoch 0"), and kept if no epoch beats it.
 Training run_epochs(const Shards& shards, const Caches& train_cache, const Caches& val_cache, const Eigen::VectorXf& start,
-                    const SoftmaxTrainOptions& o, int threads, const Note& note,
+                    const Eigen::VectorXf& anchor, const SoftmaxTrainOptions& o, int threads, const Note& note,
                     const std::function<void(const SoftmaxEpoch&)>& on_epoch) {
   Training out;
   const int64_t n_weights = start.size();
@@ -573,7 +573,7 @@ Training run_epochs(const Shards& shards, const Caches& train_cache, const Cache
 
   double best_metric = -1e300;
   if (val_cache.total > 0) {
-    const Validation val = validate(shards, val_cache, w, threads);
+    const Validation val = validate(shards, val_cache, w, o.factor_dim, threads);
     note("start: validation top-1 %.2f%%, log-lik %.4f\n", 100 * val.top1, val.log_likelihood);
     out.start = {{"validation_top1", val.top1}, {"validation_log_likelihood", val.log_likelihood}};
     best_metric = o.select == "top1" ? val.top1 : val.log_likelihood;
@@ -599,7 +599,7 @@ Training run_epochs(const Shards& shards, const Caches& train_cache, const Cache
       shard_grads.sum_into(total);
       const std::vector<int>& merged = total.touched;
       Eigen::ArrayXf g = total.g(merged).array();
-      g += static_cast<float>(o.l2) * (w(merged) - start(merged)).array();
+      g += static_cast<float>(o.l2) * (w(merged) - anchor(merged)).array();
       ++step;
       const float b1 = static_cast<float>(o.beta1), b2 = static_cast<float>(o.beta2);
       const Eigen::ArrayXf m_new = b1 * m(merged).array() + (1 - b1) * g;
@@ -627,7 +627,8 @@ Training run_epochs(const Shards& shards, const Caches& train_cache, const Cache
           const uint32_t k = static_cast<uint32_t>(shards.mine[j]);
           for (size_t i = first; i < last; ++i) {
             if (order[i].first != k) continue;
-            shard_loss[k] += position_loss(train_cache.positions[k][order[i].second], w, &grads[t], scale).loss;
+            shard_loss[k] +=
+                position_loss(train_cache.positions[k][order[i].second], w, &grads[t], scale, o.factor_dim).loss;
           }
           shard_grads.take(static_cast<int>(k), grads[t]);
         }
@@ -643,7 +644,7 @@ Training run_epochs(const Shards& shards, const Caches& train_cache, const Cache
     double epoch_loss = 0;
     for (double l : shard_loss) epoch_loss += l;
     if (o.progress) line.finish();
-    const Validation val = validate(shards, val_cache, w, threads);
+    const Validation val = validate(shards, val_cache, w, o.factor_dim, threads);
     SoftmaxEpoch e;
     e.epoch = epoch;
     e.train_loss = epoch_loss / static_cast<double>(per_epoch);
@@ -719,6 +720,8 @@ nlohmann::json training_report(const SoftmaxTrainOptions& o, int threads, size_t
         {"beta1", o.beta1},
         {"beta2", o.beta2},
         {"l2", o.l2},
+        {"factor_dim", o.factor_dim},
+        {"factor_init", o.factor_init},
         {"memory_gb", o.memory_gb},
         {"cache_on_disk", !o.cache_dir.empty()},
         {"max_positions", o.max_positions},
@@ -739,17 +742,19 @@ nlohmann::json training_report(const SoftmaxTrainOptions& o, int threads, size_t
   };
 }
 
-// The softmax model and (with a tree) the leaf weights.
+// The softmax model and (with a tree) the leaf weights and the latent vectors.
 struct Trained {
   SoftmaxModel model;
   std::vector<float> leaf_weights;
+  PairFactors factors;
 };
 
 Trained train(const std::vector<CorpusGame>& train, const std::vector<CorpusGame>& validation,
               const SoftmaxTrainOptions& o, const DecisionTree* tree,
               const std::function<void(const SoftmaxEpoch&)>& on_epoch) {
   if (o.batch_size < 1 || o.shards < 1 || o.shards > 4096 || o.max_epochs < 1 || o.learning_rate <= 0 || o.min_count < 1 || o.epoch_fraction <= 0 ||
-      o.epoch_fraction > 1 || (o.select != "top1" && o.select != "loglik")) {
+      o.epoch_fraction > 1 || (o.select != "top1" && o.select != "loglik") || o.factor_dim < 0 ||
+      o.factor_dim > kMaxFactorDim || !(o.factor_init > 0)) {
     throw std::invalid_argument("train_softmax: bad options");
   }
   if (train.empty()) throw std::runtime_error("no training games");
@@ -789,11 +794,19 @@ Trained train(const std::vector<CorpusGame>& train, const std::vector<CorpusGame
        val_cache.bytes / 1e9, seconds_since(start), cluster::size() > 1 ? " (GB: on this rank)" : "");
   if (train_cache.total == 0) throw std::runtime_error("no training positions");
 
-  // 4. Epochs of lazy Adam from 0, or from each leaf's ln p, keeping the best.
-  const int64_t n_weights = dict.size;
+  // 4. Epochs of lazy Adam from 0, or from each leaf's ln p, keeping the best; the latent
+  // vectors (if any) from small random values, pulled towards 0.
+  const int d = o.factor_dim;
+  const int64_t n_weights = int64_t{dict.size} * (1 + d);
+  if (n_weights >= (int64_t{1} << 32)) throw std::invalid_argument("train_softmax: too many weights for 32-bit ids");
   Eigen::VectorXf w0 = Eigen::VectorXf::Zero(n_weights);
   for (uint32_t l = 0; l < dict.num_leaves; ++l) w0[dict.leaf_first + l] = std::log(tree->leaves[l].probability);
-  const Training t = run_epochs(shards, train_cache, val_cache, w0, o, threads, note, on_epoch);
+  const Eigen::VectorXf anchor = w0;
+  Rng init_rng(o.seed ^ 0x464143544f5253ull);
+  for (int64_t i = dict.size; i < n_weights; ++i) {
+    w0[i] = static_cast<float>(o.factor_init * (2 * init_rng.uniform() - 1));
+  }
+  const Training t = run_epochs(shards, train_cache, val_cache, w0, anchor, o, threads, note, on_epoch);
 
   // 5. The model: the best epoch's weights, and the report.
   Trained out;
@@ -801,6 +814,21 @@ Trained train(const std::vector<CorpusGame>& train, const std::vector<CorpusGame
   out.model.training = training_report(o, threads, train.size(), validation.size(), plan, train_cache, val_cache, seen,
                                        kept, n_weights, t, seconds_since(start));
   out.leaf_weights.assign(t.best_w.data() + dict.leaf_first, t.best_w.data() + dict.leaf_first + dict.num_leaves);
+  if (d > 0) {
+    const float* v = t.best_w.data() + dict.size;  // feature i's vector at i * d
+    PairFactors& f = out.factors;
+    f.dim = d;
+    f.fixed.assign(v, v + size_t{static_cast<uint32_t>(dict.num_fixed)} * d);
+    for (int k = 0; k < kNumPatternKinds; ++k) {
+      f.pattern_rows[k].reserve(dict.keys[k].size());
+      for (size_t j = 0; j < dict.keys[k].size(); ++j) {
+        const float* row = v + size_t{dict.first[k] + static_cast<uint32_t>(j)} * d;
+        f.pattern_rows[k].emplace(dict.keys[k][j], static_cast<uint32_t>(f.pattern_data.size() / d));
+        f.pattern_data.insert(f.pattern_data.end(), row, row + d);
+      }
+    }
+    f.leaves.assign(v + size_t{dict.leaf_first} * d, v + size_t{dict.leaf_first + dict.num_leaves} * d);
+  }
   return out;
 }
 
@@ -808,6 +836,7 @@ Trained train(const std::vector<CorpusGame>& train, const std::vector<CorpusGame
 
 SoftmaxModel train_softmax(const std::vector<CorpusGame>& train_games, const std::vector<CorpusGame>& validation,
                            const SoftmaxTrainOptions& o, const std::function<void(const SoftmaxEpoch&)>& on_epoch) {
+  if (o.factor_dim != 0) throw std::invalid_argument("train_softmax: factorised pairs need a tree (the leaf softmax)");
   return train(train_games, validation, o, nullptr, on_epoch).model;
 }
 
@@ -819,6 +848,7 @@ LeafSoftmaxModel train_leaf_softmax(const std::vector<CorpusGame>& train_games,
   LeafSoftmaxModel m;
   m.tree = std::move(tree);
   m.leaf_weights = std::move(t.leaf_weights);
+  m.factors = std::move(t.factors);
   m.training = std::move(t.model.training);
   m.softmax = std::move(t.model);
   m.softmax.training = nlohmann::json::object();

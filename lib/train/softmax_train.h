@@ -85,6 +85,13 @@ struct SoftmaxTrainOptions {
   /// Logical shards of the training and validation games (see above): the model depends on
   /// this number but not on threads or ranks; at most this many ranks (and threads) do work.
   int shards = 16;
+  /// Factorised pairs (the leaf softmax only): with d > 0 every feature, leaf and pattern key
+  /// also gets a latent vector of d floats, and a candidate's score adds the dot products of
+  /// its features' vectors taken in pairs (train/position_cache.h, position_loss; the LFR model
+  /// of Wistuba and Schmidt-Thieme 2013). The vectors start at uniform random values in
+  /// [-factor_init, factor_init] (seeded) and the L2 penalty pulls them towards 0. 0..32.
+  int factor_dim = 0;
+  double factor_init = 0.01;
   /// Threads for extraction and training (0: one per core); on each rank.
   int threads = 0;
   uint64_t seed = 1;
@@ -116,7 +123,10 @@ SoftmaxModel train_softmax(const std::vector<CorpusGame>& train, const std::vect
 /// 0), so that training starts from the tree's own guess. Validation positions are measured
 /// before the first epoch too (the report's "start"), and that start is kept if no epoch beats
 /// it. Pattern keys are counted as without a tree. The cache holds one more id per class and
-/// fewer identical candidates: about 1.3 times the memory per position.
+/// fewer identical candidates: about 1.3 times the memory per position. With factor_dim > 0 the
+/// model's `factors` hold the trained latent vectors (leaf_softmax.h). train_softmax refuses
+/// factor_dim > 0 (std::invalid_argument): the plain softmax plays in playouts, whose
+/// incremental scores assume features that add up alone.
 LeafSoftmaxModel train_leaf_softmax(const std::vector<CorpusGame>& train, const std::vector<CorpusGame>& validation,
                                     DecisionTree tree, const SoftmaxTrainOptions& options,
                                     const std::function<void(const SoftmaxEpoch&)>& on_epoch = {});
