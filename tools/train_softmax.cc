@@ -177,6 +177,9 @@ void add_train_softmax_command(CLI::App* train_app) {
   cmd->add_option("--factor-init", o.factor_init, "With --factors: the latent vectors start uniform in [-this, this]")
       ->check(positive_number())
       ->capture_default_str();
+  cmd->add_option("--factor-l2", o.factor_l2, "With --factors: the latent vectors' L2 strength")
+      ->check(non_negative_number())
+      ->capture_default_str();
   cmd->add_option("--min-count", o.min_count, "Drop pattern keys seen fewer times among the training candidates")
       ->check(positive_number())
       ->capture_default_str();

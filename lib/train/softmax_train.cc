@@ -549,6 +549,7 @@ Training run_epochs(const Shards& shards, const Caches& train_cache, const Cache
                     const std::function<void(const SoftmaxEpoch&)>& on_epoch) {
   Training out;
   const int64_t n_weights = start.size();
+  const int64_t n_ids = n_weights / (1 + o.factor_dim);  // weights; the latent vectors follow
   Eigen::VectorXf w = start, m = Eigen::VectorXf::Zero(n_weights), v = Eigen::VectorXf::Zero(n_weights);
   out.best_w = w;
   std::vector<SparseGradient> grads;
@@ -600,6 +601,12 @@ Training run_epochs(const Shards& shards, const Caches& train_cache, const Cache
       const std::vector<int>& merged = total.touched;
       Eigen::ArrayXf g = total.g(merged).array();
       g += static_cast<float>(o.l2) * (w(merged) - anchor(merged)).array();
+      if (o.factor_dim > 0 && o.factor_l2 != o.l2) {  // the latent vectors' own L2 strength
+        const float extra = static_cast<float>(o.factor_l2 - o.l2);
+        for (size_t i = 0; i < merged.size(); ++i) {
+          if (merged[i] >= n_ids) g[static_cast<Eigen::Index>(i)] += extra * w[merged[i]];
+        }
+      }
       ++step;
       const float b1 = static_cast<float>(o.beta1), b2 = static_cast<float>(o.beta2);
       const Eigen::ArrayXf m_new = b1 * m(merged).array() + (1 - b1) * g;
@@ -722,6 +729,7 @@ nlohmann::json training_report(const SoftmaxTrainOptions& o, int threads, size_t
         {"l2", o.l2},
         {"factor_dim", o.factor_dim},
         {"factor_init", o.factor_init},
+        {"factor_l2", o.factor_l2},
         {"memory_gb", o.memory_gb},
         {"cache_on_disk", !o.cache_dir.empty()},
         {"max_positions", o.max_positions},
@@ -754,7 +762,7 @@ Trained train(const std::vector<CorpusGame>& train, const std::vector<CorpusGame
               const std::function<void(const SoftmaxEpoch&)>& on_epoch) {
   if (o.batch_size < 1 || o.shards < 1 || o.shards > 4096 || o.max_epochs < 1 || o.learning_rate <= 0 || o.min_count < 1 || o.epoch_fraction <= 0 ||
       o.epoch_fraction > 1 || (o.select != "top1" && o.select != "loglik") || o.factor_dim < 0 ||
-      o.factor_dim > kMaxFactorDim || !(o.factor_init > 0)) {
+      o.factor_dim > kMaxFactorDim || !(o.factor_init > 0) || !(o.factor_l2 >= 0)) {
     throw std::invalid_argument("train_softmax: bad options");
   }
   if (train.empty()) throw std::runtime_error("no training games");
@@ -798,7 +806,7 @@ Trained train(const std::vector<CorpusGame>& train, const std::vector<CorpusGame
   // vectors (if any) from small random values, pulled towards 0.
   const int d = o.factor_dim;
   const int64_t n_weights = int64_t{dict.size} * (1 + d);
-  if (n_weights >= (int64_t{1} << 32)) throw std::invalid_argument("train_softmax: too many weights for 32-bit ids");
+  if (n_weights >= (int64_t{1} << 31)) throw std::invalid_argument("train_softmax: too many weights for 31-bit ids");
   Eigen::VectorXf w0 = Eigen::VectorXf::Zero(n_weights);
   for (uint32_t l = 0; l < dict.num_leaves; ++l) w0[dict.leaf_first + l] = std::log(tree->leaves[l].probability);
   const Eigen::VectorXf anchor = w0;

@@ -89,9 +89,11 @@ struct SoftmaxTrainOptions {
   /// also gets a latent vector of d floats, and a candidate's score adds the dot products of
   /// its features' vectors taken in pairs (train/position_cache.h, position_loss; the LFR model
   /// of Wistuba and Schmidt-Thieme 2013). The vectors start at uniform random values in
-  /// [-factor_init, factor_init] (seeded) and the L2 penalty pulls them towards 0. 0..32.
+  /// [-factor_init, factor_init] (seeded) and an L2 penalty of strength factor_l2 pulls them
+  /// towards 0 (more than the weights' l2: the vectors overfit sooner). 0..32.
   int factor_dim = 0;
   double factor_init = 0.01;
+  double factor_l2 = 1e-3;
   /// Threads for extraction and training (0: one per core); on each rank.
   int threads = 0;
   uint64_t seed = 1;
