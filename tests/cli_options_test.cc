@@ -267,5 +267,19 @@ TEST_F(CliOptionsTest, MatchHelpSaysTheGraceOfTheClocks) {
   EXPECT_THAT(r.out, HasSubstr("(TM, OT)"));
 }
 
+// The shipped engine's settings by board size (docs/strength.md, "The defaults shipped"): the
+// large-board search has its own RAVE equivalence; one given on the command line holds on
+// every board size.
+TEST_F(CliOptionsTest, TheRaveEquivalenceIsTheLargeBoardsOwnUnlessGiven) {
+  const CliResult shipped = hane("gtp", "quit\n");
+  EXPECT_EQ(shipped.code, 0) << shipped.err;
+  EXPECT_THAT(shipped.err, HasSubstr("and more: policy rules"));
+  EXPECT_THAT(shipped.err, HasSubstr(", RAVE equivalence 250"));
+  const CliResult given = hane("gtp --rave-equiv 700", "quit\n");
+  EXPECT_EQ(given.code, 0) << given.err;
+  EXPECT_THAT(given.err, HasSubstr("and more: policy rules"));
+  EXPECT_THAT(given.err, Not(HasSubstr("RAVE equivalence")));
+}
+
 }  // namespace
 }  // namespace hane

@@ -79,6 +79,7 @@ TEST(GtpGame, LargeBoardsPlayWithTheLargeBoardSearch) {
   o.search.prior = "none";
   o.large_board_search = o.search;
   o.large_board_search->policy = "rules";
+  o.large_board_search->rave_equiv = 250;
   o.playouts = 32;
   o.end_playouts = 50;
   auto p = SearchPlayer::create(o);
@@ -89,7 +90,10 @@ TEST(GtpGame, LargeBoardsPlayWithTheLargeBoardSearch) {
   EXPECT_EQ(player.search_options(kLargeBoard).policy, "rules");
   EXPECT_EQ(player.search_options(19).policy, "rules");
   EXPECT_EQ(player.search_options(19).playouts, 32);
+  EXPECT_EQ(player.search_options(9).rave_equiv, 500);
+  EXPECT_EQ(player.search_options(19).rave_equiv, 250);
   EXPECT_NE(player.name().find("on boards of 15 and more: policy rules"), std::string::npos) << player.name();
+  EXPECT_NE(player.name().find(", RAVE equivalence 250"), std::string::npos) << player.name();
   Engine engine(std::move(*p));
   for (int size : {19, 9, 19}) {
     ask(engine, "boardsize " + std::to_string(size));

@@ -35,6 +35,9 @@ EngineOptions default_engine_options(const std::string& patterns_dir) {
   // softmax's SPRT has not decided, so the tree stays there.
   o.large_board_search = o.search;
   o.large_board_search->prior = patterns_dir + "/kgs-leaf-all.model";
+  // RAVE equivalence 250 on large boards (500 was chosen on 9x9): its SPRT against 500 at equal
+  // clock on 19x19 (docs/strength.md, section 9: 179 games, +73 Elo [+21, +125], H1).
+  o.large_board_search->rave_equiv = 250;
   return o;
 }
 
@@ -92,6 +95,7 @@ std::string SearchPlayer::name() const {
     large = absl::StrCat(", on boards of ", kLargeBoard, " and more: policy ", l->policy);
     for (const auto& [key, value] : l->policy_options.settings) absl::StrAppend(&large, " ", key, "=", value);
     absl::StrAppend(&large, ", prior ", l->prior);
+    if (l->rave_equiv != options_.search.rave_equiv) absl::StrAppend(&large, ", RAVE equivalence ", l->rave_equiv);
   }
   const std::string lgr = options_.search.last_good_reply ? " with last-good-reply" : "";
   return "mcts, policy " + options_.search.policy + lgr + ", prior " + options_.search.prior + joseki + ", " + budget + ", " +
