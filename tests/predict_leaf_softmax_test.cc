@@ -170,6 +170,7 @@ TEST(LeafSoftmax, FactorisedPairsTrainGuessAsTrainingMeasuredAndTheFileRoundTrip
   b.play_legal(b.at(4, 4), Color::kBlack);
   EXPECT_NE((*loaded)->explain(Position{&b, Color::kWhite, b.at(4, 4)}, b.at(4, 5)).find(", pairs "), std::string::npos);
   EXPECT_EQ((*loaded)->info()["factor_dim"], 4);
+  EXPECT_EQ((*loaded)->name(), "leaf softmax rollout (3 leaves, pairs of 4 factors)");
 
   auto file = read_model_file(path);
   ASSERT_TRUE(file.ok());

@@ -170,8 +170,10 @@ absl::StatusOr<LeafSoftmaxModel> leaf_softmax_from_file(const ModelFile& file, c
 }
 
 std::string LeafSoftmaxGuesser::name() const {
+  const int d = model_->factors.dim;
   return "leaf softmax " + std::string(feature_set_name(model_->softmax.feature_set)) + " (" +
-         with_thousands(model_->tree.num_leaves()) + " leaves)";
+         with_thousands(model_->tree.num_leaves()) + " leaves" +
+         (d > 0 ? ", pairs of " + std::to_string(d) + " factors" : std::string()) + ")";
 }
 
 void LeafSoftmaxGuesser::score(const Position& position, std::span<const Vertex> candidates, std::span<float> out) {

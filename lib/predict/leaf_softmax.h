@@ -110,7 +110,7 @@ class LeafSoftmaxGuesser final : public Guesser {
         scorer_(&model_->softmax),
         strategic_(model_->softmax.strategic_families),
         row_cache_(model_->factors.dim > 0 ? size_t{1} << kRowCacheBits : 0) {}
-  /// "leaf softmax tree (127,630 leaves)"
+  /// "leaf softmax tree (127,630 leaves)"; with factorised pairs "(127,630 leaves, pairs of 4 factors)"
   std::string name() const override;
   /// Probabilities: the softmax of the scores over the candidates.
   void score(const Position& position, std::span<const Vertex> candidates, std::span<float> out) override;
