@@ -41,6 +41,20 @@ DecisionTree small_tree(const std::vector<CorpusGame>& games, int leaves) {
   return grow_tree(sample, TreeSample{}, to).tree;
 }
 
+// Training on the few games made here: rollout features, every key kept, `epochs` epochs.
+SoftmaxTrainOptions small_training(int epochs) {
+  SoftmaxTrainOptions o;
+  o.feature_set = FeatureSet::kRollout;
+  o.progress = false;
+  o.min_count = 1;
+  o.max_epochs = epochs;
+  o.patience = epochs;
+  o.batch_size = 16;
+  o.learning_rate = 0.05;
+  o.threads = 2;
+  return o;
+}
+
 std::vector<float> guess(Guesser& g, const Board& b, Color to_move, Vertex last) {
   std::vector<Vertex> moves(b.empty_points().size());
   moves.resize(legal_moves(b, to_move, moves));
@@ -70,15 +84,7 @@ TEST(LeafSoftmax, TrainingStartsAtTheTreeLearnsAndTheFileRoundTrips) {
   const std::vector<CorpusGame> train = games_from(testing::answering_games(11, 40, 30), Split::kTrain);
   const std::vector<CorpusGame> validation = games_from(testing::answering_games(211, 8, 30), Split::kValidation);
   const DecisionTree tree = small_tree(train, 3);  // a weak tree: the softmax can do better
-  SoftmaxTrainOptions o;
-  o.feature_set = FeatureSet::kRollout;
-  o.progress = false;
-  o.min_count = 1;
-  o.max_epochs = 6;
-  o.patience = 6;
-  o.batch_size = 16;
-  o.learning_rate = 0.05;
-  o.threads = 2;
+  const SoftmaxTrainOptions o = small_training(6);
   std::vector<SoftmaxEpoch> epochs;
   const LeafSoftmaxModel model =
       train_leaf_softmax(train, validation, tree, o, [&](const SoftmaxEpoch& e) { epochs.push_back(e); });
@@ -130,15 +136,7 @@ TEST(LeafSoftmax, FactorisedPairsTrainGuessAsTrainingMeasuredAndTheFileRoundTrip
   const std::vector<CorpusGame> train = games_from(testing::answering_games(11, 40, 30), Split::kTrain);
   const std::vector<CorpusGame> validation = games_from(testing::answering_games(211, 8, 30), Split::kValidation);
   const DecisionTree tree = small_tree(train, 3);
-  SoftmaxTrainOptions o;
-  o.feature_set = FeatureSet::kRollout;
-  o.progress = false;
-  o.min_count = 1;
-  o.max_epochs = 3;
-  o.patience = 3;
-  o.batch_size = 16;
-  o.learning_rate = 0.05;
-  o.threads = 2;
+  SoftmaxTrainOptions o = small_training(3);
   o.factor_dim = 4;
   EXPECT_THROW(train_softmax(train, validation, o), std::invalid_argument);  // pairs need the tree
   const LeafSoftmaxModel model = train_leaf_softmax(train, validation, tree, o);
