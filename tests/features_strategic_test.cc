@@ -12,6 +12,7 @@
 #include "go/random.h"
 #include "go_fixtures.h"
 #include "playout/registry.h"
+#include "predict/leaf_softmax.h"
 #include "predict/load.h"
 #include "predict/softmax.h"
 #include "predict/softmax_features.h"
@@ -168,6 +169,105 @@ TEST(StrategicFeatures, EveryIndexHasAName) {
   EXPECT_EQ(fixed_feature_name(fixed_feature::kNearestOpp + 8), "nearest opponent stone none");
   EXPECT_EQ(fixed_feature_name(fixed_feature::kPhaseLine + 9 * 5 + 4), "moves 271+ line 5+");
   EXPECT_EQ(fixed_feature_name(fixed_feature::kPhaseLine + 1 * 5 + 0), "moves 31-60 line 1");
+}
+
+// White's chain of one stone at D6 (x=3, y=3) has 2 liberties; Black's atari at D5 (x=3, y=4)
+// captures it in a ladder, the one at E6 (x=4, y=3) lets it run.
+constexpr char kWhiteInALadder[] = R"(
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . X X . . . .
+    . . X O . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .)";
+
+TEST(StrategicFeatures, TheOpponentFamilyGivesBothSidesLadderStatus) {
+  using namespace fixed_feature;
+  const StrategicFamilies opponent = *parse_strategic_families("opponent");
+  const Board b = testing::board_from_ascii(kWhiteInALadder);
+  const Vertex d5 = b.at(3, 4), e6 = b.at(4, 3);
+  // White to move: Black would give atari at both liberties, and capture in a ladder at D5 only.
+  EXPECT_EQ(strategic_part(strategic_features_at(b, W, d5, 20, opponent)),
+            (std::vector<uint16_t>{kOppAtari, kOppLadderCapture}));
+  EXPECT_EQ(strategic_part(strategic_features_at(b, W, e6, 20, opponent)), (std::vector<uint16_t>{kOppAtari}));
+  // Black to move: White's moves there neither capture nor give atari.
+  EXPECT_TRUE(strategic_part(strategic_features_at(b, B, d5, 20, opponent)).empty());
+  EXPECT_TRUE(strategic_part(strategic_features_at(b, B, b.at(7, 7), 20, opponent)).empty());
+
+  // After Black's D5 White is in atari at E6: White would capture nothing there but save its
+  // stone, without escaping (the ladder works); for White, E6 is where Black would capture.
+  Board after = b;
+  after.play_legal(d5, B);
+  EXPECT_EQ(strategic_part(strategic_features_at(after, B, e6, 21, opponent)), (std::vector<uint16_t>{kOppSaveAtari}));
+  EXPECT_EQ(strategic_part(strategic_features_at(after, W, e6, 21, opponent)), (std::vector<uint16_t>{kOppCapture}));
+  // A White ladder breaker on the diagonal: the same run escapes.
+  Board broken = b;
+  broken.set_stone(b.at(6, 6), W);
+  broken.play_legal(d5, B);
+  EXPECT_EQ(strategic_part(strategic_features_at(broken, B, e6, 21, opponent)),
+            (std::vector<uint16_t>{kOppSaveAtari, kOppLadderEscape}));
+  // The mover's own facts are the tree set's: Black's E6 captures in both.
+  const CandidateFeatures own = strategic_features_at(broken, B, e6, 21, opponent);
+  EXPECT_EQ(std::count(own.fixed.begin(), own.fixed.begin() + own.num_fixed, static_cast<uint16_t>(kCapture)), 1);
+  // Left out, the family gives nothing.
+  const std::vector<uint16_t> without =
+      strategic_part(strategic_features_at(broken, B, e6, 21, *parse_strategic_families("nearest,phase")));
+  EXPECT_EQ(without.size(), 3u);  // nearest own, nearest opponent, phase
+  EXPECT_EQ(std::count_if(without.begin(), without.end(), [](uint16_t i) { return i >= kOppCapture; }), 0);
+}
+
+// A strategic model of 157 fixed weights (written before the opponent family, whose "all" meant
+// the five before it) is read as it was trained; any other count is refused with the counts.
+TEST(StrategicFeatures, AModelFromBeforeTheOpponentFamilyIsReadWithoutIt) {
+  SoftmaxModel old;
+  old.feature_set = FeatureSet::kStrategic;
+  old.strategic_families = kAllStrategicFamilies;
+  old.fixed.assign(fixed_feature::kNumStrategicBeforeOpponent, 0.0f);
+  old.fixed[fixed_feature::kNearestOwn] = 1.5f;
+  const std::string path = testing::temp_path("strategic-v157", "model");
+  ASSERT_TRUE(save_softmax_model(old, path).ok());
+  auto file = read_model_file(path);
+  ASSERT_TRUE(file.ok());
+  EXPECT_EQ(file->header["strategic_families"], "all");
+  auto loaded = softmax_model_from_file(*file, path);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(strategic_families_string(loaded->strategic_families), "class,influence,kind,nearest,phase");
+  EXPECT_EQ(loaded->fixed, old.fixed);
+  // It guesses: the opponent family's indices, past its weights, are never asked for.
+  auto guesser = load_guesser(path);
+  ASSERT_TRUE(guesser.ok()) << guesser.status();
+  const Board b = testing::board_from_ascii(kWhiteInALadder);
+  std::vector<Vertex> moves(b.empty_points().size());
+  moves.resize(legal_moves(b, W, moves));
+  std::vector<float> p(moves.size());
+  (*guesser)->score(Position{&b, W, b.at(4, 2), Vertex::none(), 20}, moves, p);
+  double sum = 0;
+  for (float x : p) sum += x;
+  EXPECT_NEAR(sum, 1.0, 1e-5);
+
+  old.fixed.push_back(0.0f);  // 158: neither layout
+  ASSERT_TRUE(save_softmax_model(old, path).ok());
+  file = read_model_file(path);
+  ASSERT_TRUE(file.ok());
+  auto bad = softmax_model_from_file(*file, path);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("158 fixed weights, the strategic feature set has 162"), std::string_view::npos)
+      << bad.status();
+  std::filesystem::remove(path);
+}
+
+// The shipped strategic model, trained before the opponent family, loads with its five.
+TEST(StrategicFeatures, TheShippedStrategicModelLoadsWithItsFamilies) {
+  const std::string path = std::string(HANE_TEST_DATA_DIR) + "/../../patterns/kgs-leaf-strategic.model";
+  auto file = read_model_file(path);
+  ASSERT_TRUE(file.ok()) << file.status();
+  auto model = leaf_softmax_from_file(*file, path);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(strategic_families_string(model->softmax.strategic_families), "class,influence,kind,nearest,phase");
+  EXPECT_EQ(static_cast<int>(model->softmax.fixed.size()), fixed_feature::kNumStrategicBeforeOpponent);
 }
 
 // Trained on games, written, read back with its families, and refused as a playout policy.

@@ -156,11 +156,11 @@ void add_train_softmax_command(CLI::App* train_app) {
       ->capture_default_str();
   cmd->add_option("--strategic-families", flags->families,
                   "With --features strategic: the families used, all or names separated by commas "
-                  "(class, influence, kind, nearest, phase)")
+                  "(class, influence, kind, nearest, phase, opponent)")
       ->check(CLI::Validator(
           [](std::string& v) {
             return parse_strategic_families(v) ? std::string()
-                                               : "not all or a list of class, influence, kind, nearest, phase";
+                                               : "not all or a list of class, influence, kind, nearest, phase, opponent";
           },
           "LIST"))
       ->capture_default_str();

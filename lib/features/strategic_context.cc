@@ -14,6 +14,7 @@ std::string_view strategic_family_name(StrategicFamily f) {
     case StrategicFamily::kKind: return "kind";
     case StrategicFamily::kNearest: return "nearest";
     case StrategicFamily::kPhase: return "phase";
+    case StrategicFamily::kOpponent: return "opponent";
   }
   return "?";
 }

@@ -18,11 +18,19 @@
 //              Latent Factors", KI 2013);
 //   phase      the game phase in steps of 30 moves (Wistuba and Schmidt-Thieme 2013), crossed
 //              with the candidate's line (1..4, 5 or more): the phase alone is the same for
-//              every candidate of a position and would change no probability.
+//              every candidate of a position and would change no probability;
+//   opponent   the point's tactics for the opponent, as if it were the opponent's move there
+//              (features/tactics.h move_facts with ladders read): it would capture, give
+//              atari, capture in a ladder, save a chain in atari, escape a ladder. With the
+//              mover's own ladder facts (the tree set's) these give both sides' ladder status
+//              at the point, as KataGo's inputs mark the ladder-capturable stones of both
+//              colours (D. J. Wu, "Accelerating Self-Play Learning in Go", 2019). Needs no
+//              map: its cost is a second move_facts() per candidate (a ladder read where one
+//              is due).
 //
 // Costs on a 19x19 middle game (bench/features_bench.cc, BM_StrategicContext): class or kind
 // need every map (25-37 µs a position), influence alone the distance-decay map (6.5 µs),
-// nearest 3.6 µs, phase nothing.
+// nearest 3.6 µs, phase and opponent nothing (opponent costs per candidate instead).
 #pragma once
 
 #include <array>
@@ -36,14 +44,14 @@
 
 namespace hane {
 
-enum class StrategicFamily : uint8_t { kClass, kInfluence, kKind, kNearest, kPhase };
-inline constexpr int kNumStrategicFamilies = 5;
+enum class StrategicFamily : uint8_t { kClass, kInfluence, kKind, kNearest, kPhase, kOpponent };
+inline constexpr int kNumStrategicFamilies = 6;
 /// A set of families: bit f for StrategicFamily f.
 using StrategicFamilies = uint8_t;
 inline constexpr StrategicFamilies kAllStrategicFamilies = (1u << kNumStrategicFamilies) - 1;
 constexpr bool has_family(StrategicFamilies set, StrategicFamily f) { return (set >> static_cast<int>(f)) & 1; }
 
-/// "class", "influence", "kind", "nearest", "phase".
+/// "class", "influence", "kind", "nearest", "phase", "opponent".
 std::string_view strategic_family_name(StrategicFamily f);
 /// "all", "none", or names separated by commas ("class,nearest"); nullopt for an unknown name.
 std::optional<StrategicFamilies> parse_strategic_families(std::string_view text);

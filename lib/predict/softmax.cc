@@ -79,9 +79,16 @@ absl::Status save_softmax_model(const SoftmaxModel& model, const std::string& pa
 std::string read_softmax_payload(PayloadReader& r, SoftmaxModel& m) {
   const std::string set(feature_set_name(m.feature_set));
   const uint32_t num_fixed = r.u32();
-  if (!r.ok() || static_cast<int>(num_fixed) != num_fixed_features(m.feature_set)) {
+  // A strategic model from before the opponent family has its 157 weights and no such family
+  // (its "all" meant the five before it): read as it was trained.
+  const bool before_opponent =
+      m.feature_set == FeatureSet::kStrategic && num_fixed == fixed_feature::kNumStrategicBeforeOpponent;
+  if (!r.ok() || (static_cast<int>(num_fixed) != num_fixed_features(m.feature_set) && !before_opponent)) {
     return "corrupt payload: " + std::to_string(num_fixed) + " fixed weights, the " + set + " feature set has " +
            std::to_string(num_fixed_features(m.feature_set));
+  }
+  if (before_opponent) {
+    m.strategic_families &= static_cast<StrategicFamilies>(~(1u << static_cast<int>(StrategicFamily::kOpponent)));
   }
   m.fixed.resize(num_fixed);
   for (float& f : m.fixed) f = r.f32();

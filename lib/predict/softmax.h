@@ -33,7 +33,8 @@ struct SoftmaxModel {
   FeatureSet feature_set = FeatureSet::kRollout;
   /// The strategic families the model uses (strategic set only).
   StrategicFamilies strategic_families = kAllStrategicFamilies;
-  /// Weights of the fixed features, num_fixed_features(feature_set) of them (nats).
+  /// Weights of the fixed features, num_fixed_features(feature_set) of them (nats); a strategic
+  /// model written before the opponent family has fixed_feature::kNumStrategicBeforeOpponent.
   std::vector<float> fixed;
   /// Pattern key -> weight, per PatternKind; keys not listed weigh 0.
   std::array<absl::flat_hash_map<uint64_t, float>, kNumPatternKinds> patterns;
@@ -102,8 +103,9 @@ absl::StatusOr<SoftmaxModel> softmax_model_from_file(const ModelFile& file, cons
 
 /// The weights' part of the payload (the layout above), for models that hold a softmax
 /// (leaf_softmax.h): appended to `w`, returning the header's "dictionaries" (pattern kind ->
-/// keys); read back from `r` into `model` (whose feature_set must be set), returning "" or why
-/// the bytes are not such weights (the reasons of softmax_model_from_file, without the path);
+/// keys); read back from `r` into `model` (whose feature_set and strategic_families must be
+/// set: a strategic model of kNumStrategicBeforeOpponent weights loses the opponent family),
+/// returning "" or why the bytes are not such weights (the reasons of softmax_model_from_file, without the path);
 /// bytes after the weights are left to the caller.
 nlohmann::json write_softmax_payload(const SoftmaxModel& model, PayloadWriter& w);
 std::string read_softmax_payload(PayloadReader& r, SoftmaxModel& model);

@@ -86,11 +86,16 @@ std::string fixed_feature_name(int i) {
   if (i >= kKind && i < kNearestOwn) return std::string("kind ") + kKinds[i - kKind];
   if (i >= kNearestOwn && i < kNearestOpp) return "nearest own stone " + nearest(i - kNearestOwn);
   if (i >= kNearestOpp && i < kPhaseLine) return "nearest opponent stone " + nearest(i - kNearestOpp);
-  if (i >= kPhaseLine && i < kNumStrategic) {
+  if (i >= kPhaseLine && i < kOppCapture) {
     const int phase = (i - kPhaseLine) / 5, line = (i - kPhaseLine) % 5;
     return "moves " + s(30 * phase + 1) + (phase == kPhaseBins - 1 ? "+" : "-" + s(30 * phase + 30)) + " line " +
            (line == 4 ? std::string("5+") : s(line + 1));
   }
+  if (i == kOppCapture) return "opponent capture";
+  if (i == kOppAtari) return "opponent atari";
+  if (i == kOppLadderCapture) return "opponent ladder capture";
+  if (i == kOppSaveAtari) return "opponent save atari";
+  if (i == kOppLadderEscape) return "opponent ladder escape";
   return "?";
 }
 
@@ -132,6 +137,14 @@ void add_strategic_features(const StrategicContext& s, const Board& b, Vertex v,
   }
   if (has_family(fam, StrategicFamily::kPhase)) {
     out->add_fixed(static_cast<uint16_t>(kPhaseLine + 5 * phase_bin(s.move_number()) + std::min(line, 5) - 1));
+  }
+  if (has_family(fam, StrategicFamily::kOpponent) && b.legal(v, opp) == Legality::kLegal) {
+    const MoveFacts o = move_facts(b, v, opp, LadderReading::kRead);
+    if (o.captures()) out->add_fixed(kOppCapture);
+    if (o.atari()) out->add_fixed(kOppAtari);
+    if (o.ladder_capture) out->add_fixed(kOppLadderCapture);
+    if (o.save_atari()) out->add_fixed(kOppSaveAtari);
+    if (o.ladder_escape) out->add_fixed(kOppLadderEscape);
   }
 }
 

@@ -39,7 +39,9 @@
 //            contested, open, the opponent's framework or territory), both sides' influence
 //            bins, the move's strategic kind (secures, extends, reduces, invades, contests,
 //            takes open ground), the distance to the nearest own and opponent stone, and the
-//            game phase (30-move steps) crossed with the line. A model records the families it
+//            game phase (30-move steps) crossed with the line, and the point's tactics for the
+//            opponent (its capture, atari, ladder capture, save atari and ladder escape
+//            there: both sides' ladder status). A model records the families it
 //            uses (model file header "strategic_families"); the indices of the others stay
 //            unused. Needs a StrategicContext set to the position (about 30 µs on 19x19 with
 //            the maps); not for playouts.
@@ -116,18 +118,26 @@ inline constexpr uint16_t kKind = 83;            // one of: secure, extend, redu
 inline constexpr uint16_t kNearestOwn = 89;      // one of: nearest_bin to the mover's nearest stone (9)
 inline constexpr uint16_t kNearestOpp = 98;      // one of: the same to the opponent's (9)
 inline constexpr uint16_t kPhaseLine = 107;      // one of: 5 * phase_bin + min(line, 5) - 1 (50)
-inline constexpr int kNumStrategic = 157;
+/// The strategic set's size before the opponent family: model files with this many fixed
+/// weights are read as models without it.
+inline constexpr int kNumStrategicBeforeOpponent = 157;
+inline constexpr uint16_t kOppCapture = 157;     // the opponent would capture here
+inline constexpr uint16_t kOppAtari = 158;       // the opponent would give atari here
+inline constexpr uint16_t kOppLadderCapture = 159;  // ... and capture in a ladder
+inline constexpr uint16_t kOppSaveAtari = 160;   // the opponent would save a chain in atari here
+inline constexpr uint16_t kOppLadderEscape = 161;   // ... and escape the ladder
+inline constexpr int kNumStrategic = 162;
 inline constexpr int kMax = kNumStrategic;
 }  // namespace fixed_feature
 
-/// Number of fixed features of `set` (12, 65 or 157).
+/// Number of fixed features of `set` (12, 65 or 162).
 int num_fixed_features(FeatureSet set);
 /// A readable name of fixed feature `index` ("response", "distance 5", "line 2"...).
 std::string fixed_feature_name(int index);
 
 /// The features of one candidate move.
 struct CandidateFeatures {
-  static constexpr int kMaxFixed = 24;
+  static constexpr int kMaxFixed = 28;  // tree 16, strategic 7 + 5
   std::array<uint16_t, kMaxFixed> fixed{};
   int num_fixed = 0;
   /// keys[k] is valid when bit k of key_mask is set.
