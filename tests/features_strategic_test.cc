@@ -171,6 +171,17 @@ TEST(StrategicFeatures, EveryIndexHasAName) {
   EXPECT_EQ(fixed_feature_name(fixed_feature::kPhaseLine + 1 * 5 + 0), "moves 31-60 line 1");
 }
 
+// The sum of `guesser`'s probabilities over the legal moves of `p` (1 for a softmax).
+double probability_sum(Guesser& guesser, const Position& p) {
+  std::vector<Vertex> moves(p.board->empty_points().size());
+  moves.resize(legal_moves(*p.board, p.to_move, moves));
+  std::vector<float> probs(moves.size());
+  guesser.score(p, moves, probs);
+  double sum = 0;
+  for (float x : probs) sum += x;
+  return sum;
+}
+
 // White's chain of one stone at D6 (x=3, y=3) has 2 liberties; Black's atari at D5 (x=3, y=4)
 // captures it in a ladder, the one at E6 (x=4, y=3) lets it run.
 constexpr char kWhiteInALadder[] = R"(
@@ -240,13 +251,7 @@ TEST(StrategicFeatures, AModelFromBeforeTheOpponentFamilyIsReadWithoutIt) {
   auto guesser = load_guesser(path);
   ASSERT_TRUE(guesser.ok()) << guesser.status();
   const Board b = testing::board_from_ascii(kWhiteInALadder);
-  std::vector<Vertex> moves(b.empty_points().size());
-  moves.resize(legal_moves(b, W, moves));
-  std::vector<float> p(moves.size());
-  (*guesser)->score(Position{&b, W, b.at(4, 2), Vertex::none(), 20}, moves, p);
-  double sum = 0;
-  for (float x : p) sum += x;
-  EXPECT_NEAR(sum, 1.0, 1e-5);
+  EXPECT_NEAR(probability_sum(**guesser, Position{&b, W, b.at(4, 2), Vertex::none(), 20}), 1.0, 1e-5);
 
   old.fixed.push_back(0.0f);  // 158: neither layout
   ASSERT_TRUE(save_softmax_model(old, path).ok());
@@ -307,13 +312,7 @@ TEST(StrategicFeatures, TrainsAndTheModelFileKeepsItsFamilies) {
   EXPECT_EQ((*guesser)->name(), "softmax strategic");
   Board b(9);
   b.play(b.at(4, 4), B);
-  std::vector<Vertex> moves(b.empty_points().size());
-  moves.resize(legal_moves(b, W, moves));
-  std::vector<float> p(moves.size());
-  (*guesser)->score(Position{&b, W, b.at(4, 4), Vertex::none(), 2}, moves, p);
-  double sum = 0;
-  for (float x : p) sum += x;
-  EXPECT_NEAR(sum, 1.0, 1e-5);
+  EXPECT_NEAR(probability_sum(**guesser, Position{&b, W, b.at(4, 4), Vertex::none(), 2}), 1.0, 1e-5);
 
   // Unknown families are refused with the reason; so is the model as a playout policy.
   file->header["strategic_families"] = "class,moyo";
